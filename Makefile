@@ -1,0 +1,183 @@
+# gotcha: post-mortem analyzer for failed ML training runs on NVIDIA (DGX Spark) machines.
+#
+#   make            build ./gotcha (release objects under build/release/)
+#   make test       build and run the unit tests, CLI golden tests and the accuracy evaluation
+#   make asan       the unit and CLI tests under AddressSanitizer + UBSan (objects in build/asan/)
+#   make dev        build with -Werror
+#   make bench      speed and memory figures (see bench/README.md)
+#   make eval       accuracy on the labelled corpus/
+#   make demo       build (installing dependencies if missing) and run on a sample failed run
+#   make deps       install the build dependencies with apt-get
+#   make install / uninstall   PREFIX=/usr/local DESTDIR=
+
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+DATADIR  ?= $(PREFIX)/share/gotcha
+MANDIR   ?= $(PREFIX)/share/man/man1
+DOCDIR   ?= $(PREFIX)/share/doc/gotcha
+COMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+VERSION  := 0.1.0
+
+CC       ?= cc
+PKG_CONFIG ?= pkg-config
+LIBS_PKG := libpcre2-8 libzstd libarchive jansson
+TEST_PKG := criterion
+
+# Debian/Ubuntu package for each pkg-config module, for the one-line "install X" message.
+deb_libpcre2-8 := libpcre2-dev
+deb_libzstd    := libzstd-dev
+deb_libarchive := libarchive-dev
+deb_jansson    := libjansson-dev
+deb_criterion  := libcriterion-dev
+DEB_PACKAGES   := build-essential pkg-config libpcre2-dev libzstd-dev libarchive-dev libjansson-dev \
+                  libcriterion-dev zstd xz-utils bzip2 lz4 gzip
+
+SANITIZE ?=
+ifeq ($(SANITIZE),)
+CONFIG   ?= release
+OPTFLAGS ?= -O2 -g
+else
+CONFIG   ?= asan
+OPTFLAGS ?= -O1 -g -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+BUILD    := build/$(CONFIG)
+
+WARNFLAGS := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+             -Wcast-qual -Wpointer-arith -Wwrite-strings -Wvla -Wundef -Wswitch-enum \
+             -Werror=implicit-function-declaration
+ifneq ($(WERROR),)
+WARNFLAGS += -Werror
+endif
+
+# Only resolve pkg-config flags for goals that compile; `make deps` must work without them.
+NEED_LIBS := $(filter-out deps help clean uninstall golden-check-tools,$(or $(MAKECMDGOALS),all))
+ifneq ($(NEED_LIBS),)
+missing := $(strip $(foreach p,$(LIBS_PKG),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),,$(p))))
+ifneq ($(missing),)
+$(error missing library $(firstword $(missing)): install it with 'sudo apt-get install $(foreach p,$(missing),$(deb_$(p)))' or run 'make deps')
+endif
+LIB_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PKG))
+LIB_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PKG))
+endif
+
+CPPFLAGS += -Ianalyzer -DPCRE2_CODE_UNIT_WIDTH=8 -D_POSIX_C_SOURCE=200809L \
+            -DGOTCHA_VERSION=\"$(VERSION)\" -DGOTCHA_DATADIR=\"$(DATADIR)\"
+CFLAGS   += -std=c11 $(OPTFLAGS) $(WARNFLAGS) $(LIB_CFLAGS) -MMD -MP
+LDFLAGS  += $(if $(SANITIZE),-fsanitize=$(SANITIZE))
+LDLIBS   += $(LIB_LDLIBS) -lpthread -lm
+
+LIB_SRC  := $(sort $(wildcard analyzer/common/*.c analyzer/ingest/*.c analyzer/tokenize/*.c \
+              analyzer/match/*.c analyzer/correlate/*.c analyzer/report/*.c))
+CLI_SRC  := $(sort $(wildcard analyzer/cli/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+# cli/main.c holds main(); the rest of cli/ is linked into the unit tests too.
+CLI_LIB_OBJ := $(filter-out $(BUILD)/analyzer/cli/main.o,$(CLI_OBJ))
+
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TEST_BIN := $(BUILD)/tests/unit_tests
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+
+ifeq ($(CONFIG),release)
+BIN := gotcha
+else
+BIN := $(BUILD)/gotcha
+endif
+
+.PHONY: unit-one all dev test asan check unit cli-test eval bench demo deps install uninstall clean \
+        golden-update format format-check help
+all: $(BIN)
+
+$(BIN): $(LIB_OBJ) $(CLI_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(TEST_BIN): $(TEST_OBJ) $(LIB_OBJ) $(CLI_LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(shell $(PKG_CONFIG) --libs $(TEST_PKG))
+
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	@$(PKG_CONFIG) --exists $(TEST_PKG) || { echo "missing library criterion: install it with 'sudo apt-get install libcriterion-dev' or run 'make deps'" >&2; exit 1; }
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(shell $(PKG_CONFIG) --cflags $(TEST_PKG)) -Wno-missing-prototypes -c -o $@ $<
+
+# One module's tests alone, linked with that module and the ones it may use, so a module can be
+# tested before the stages above it exist:  make unit-one T=ingest
+mods_common    := common
+mods_ingest    := common ingest
+mods_tokenize  := common ingest tokenize
+mods_match     := common ingest tokenize match
+mods_correlate := common ingest tokenize match correlate
+mods_report    := common ingest tokenize match correlate report
+mods_objs = $(filter $(foreach m,$(mods_$(1)),$(BUILD)/analyzer/$(m)/%),$(LIB_OBJ))
+T ?= common
+unit-one: $(BUILD)/tests/test_$(T)
+	GOTCHA_PATTERNS=$(abspath patterns) GOTCHA_TOP=$(CURDIR) $< --short-filename
+.SECONDEXPANSION:
+$(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $$(call mods_objs,$$*)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(shell $(PKG_CONFIG) --libs $(TEST_PKG))
+
+dev:
+	$(MAKE) WERROR=1 all
+
+# The README's test command: unit tests, CLI golden tests, then accuracy on the corpus.
+test: unit cli-test eval
+
+check: unit cli-test
+
+unit: $(TEST_BIN) $(BIN)
+	GOTCHA_BIN=$(abspath $(BIN)) GOTCHA_PATTERNS=$(abspath patterns) GOTCHA_TOP=$(CURDIR) \
+	    $(TEST_BIN) --jobs 2 --short-filename
+
+cli-test: $(BIN)
+	GOTCHA_BIN=$(abspath $(BIN)) sh tests/cli/run.sh
+
+asan:
+	$(MAKE) SANITIZE=address,undefined check
+
+eval: $(BIN)
+	GOTCHA_BIN=$(abspath $(BIN)) sh tests/tools/eval.sh corpus
+
+golden-update: $(BIN)
+	GOTCHA_BIN=$(abspath $(BIN)) GOLDEN_UPDATE=1 sh tests/cli/run.sh
+
+bench: $(BIN)
+	GOTCHA_BIN=$(abspath $(BIN)) sh bench/run.sh
+
+demo:
+	@$(PKG_CONFIG) --exists $(LIBS_PKG) 2>/dev/null || $(MAKE) deps
+	$(MAKE) all
+	./gotcha scan corpus/G4-power-plateau-csv || test $$? -eq 1
+
+deps:
+	@if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEB_PACKAGES)
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/patterns $(DESTDIR)$(MANDIR) \
+	    $(DESTDIR)$(DOCDIR) $(DESTDIR)$(COMPDIR)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/gotcha
+	install -m 644 patterns/*.json $(DESTDIR)$(DATADIR)/patterns/
+	install -m 644 docs/gotcha.1 $(DESTDIR)$(MANDIR)/gotcha.1
+	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 docs/gotcha.bash-completion $(DESTDIR)$(COMPDIR)/gotcha
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gotcha $(DESTDIR)$(MANDIR)/gotcha.1 $(DESTDIR)$(COMPDIR)/gotcha
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+
+format:
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(wildcard analyzer/*/*.h) $(TEST_SRC)
+
+format-check:
+	clang-format --dry-run --Werror $(LIB_SRC) $(CLI_SRC) $(wildcard analyzer/*/*.h) $(TEST_SRC)
+
+clean:
+	rm -rf build gotcha
+
+help:
+	@sed -n '3,12p' Makefile
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

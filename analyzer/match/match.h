@@ -1,0 +1,156 @@
+/*
+ * match/match.h - the signature pack (patterns/*.json) and the matcher that tags records with it.
+ *
+ * A pack is a list of entries (the gotchas G1..G10, the common failures, context and series
+ * extractors), each with signatures: a PCRE2 regex, the source kinds it applies to, a strength,
+ * required literals, typed facts from named captures, and examples. docs/patterns.md documents the
+ * JSON format.
+ *
+ * Contract:
+ *  - struct match_pack is built once by match_pack_load() and is read-only afterwards: it may be
+ *    shared by any number of threads. Entry and signature structs are owned by the pack and live
+ *    until match_pack_free().
+ *  - struct match_scanner is per thread: it holds PCRE2 match data and scratch. Scanning a record
+ *    allocates nothing.
+ *  - A record is (pointer, length); it need not be NUL-terminated and may contain NULs.
+ *  - Scanning: one multi-literal pass finds which signatures' literals occur in the record; only
+ *    those signatures' regexes run. A record with no literal hit costs only that pass.
+ *  - PCRE2 match and depth limits bound every regex; a signature that hits them is reported as an
+ *    error by the scanner (match_scanner_limit_hits()) and treated as not matching, never hangs.
+ */
+#ifndef MATCH_H
+#define MATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/az.h"
+#include "tokenize/tok.h"
+
+enum match_strength {
+    MATCH_CONTEXT = 0, /* "context": describes the run (GB10, CUDA 13, container); never a finding alone */
+    MATCH_WEAK,        /* "weak": a hint */
+    MATCH_STRONG,      /* "strong": good evidence */
+    MATCH_DECISIVE,    /* "decisive": names the cause on its own */
+};
+
+enum match_family {
+    MATCH_FAMILY_GOTCHA = 0, /* "gotcha": G1..G10 */
+    MATCH_FAMILY_COMMON,     /* "common": failures that are none of the ten (Xid, OOM killer, ...) */
+    MATCH_FAMILY_CONTEXT,    /* "context": facts about the run: hardware, versions, settings */
+    MATCH_FAMILY_SERIES,     /* "series": numeric series lines: throughput, loss, power */
+};
+
+enum match_fact_type { MATCH_FACT_STRING = 0, MATCH_FACT_NUMBER, MATCH_FACT_BYTES };
+
+struct match_fact_def {
+    const char *name;          /* the named capture */
+    enum match_fact_type type; /* "string", "number", "bytes" (number with an optional unit) */
+};
+
+struct match_entry;
+
+struct match_sig {
+    const char *id;                  /* "G3.torch-cuda-oom" */
+    const struct match_entry *entry; /* the entry it belongs to */
+    enum match_strength strength;
+    uint32_t kinds;                  /* bit (1u << enum tok_kind) per kind it applies to */
+    const char *regex;               /* source text */
+    const char *summary;             /* short label for evidence lines; may be "" */
+    const char *note;                /* meaning / action (Xid codes); may be "" */
+    size_t nfacts;
+    const struct match_fact_def *facts;
+    size_t index;                    /* position in the pack, 0..match_pack_sig_count()-1 */
+};
+
+struct match_entry {
+    const char *id;       /* "G3", "C.xid", "CTX", "SERIES" ... */
+    enum match_family family;
+    const char *title;
+    const char *symptom;
+    const char *cause;
+    const char *check;
+    const char *fix;
+    const char *source;   /* file it was loaded from */
+    size_t nsigs;
+    const struct match_sig *const *sigs;
+};
+
+struct match_pack;
+
+/**
+ * match_pack_load() : load every *.json file of dirs[0] (the pack; files in name order), then of
+ * dirs[1..] (extra packs, added). Entries with the same id in an extra pack add their signatures
+ * to the existing entry. Every regex is compiled with JIT.
+ * @return AZ_OK, or AZ_FAIL with every problem found in err, one per line, each naming the file
+ * and the entry or signature: bad JSON (with line), unknown field, missing field, duplicate id,
+ * unknown kind/strength/family/fact type, bad regex (PCRE2's message and offset), no literal
+ * derivable. *out is NULL on failure.
+ */
+enum az_status match_pack_load(struct match_pack **out, const char *const *dirs, size_t ndirs,
+                               struct az_buf *err);
+void match_pack_free(struct match_pack *p);
+
+size_t match_pack_entry_count(const struct match_pack *p);
+/* Entries in a stable order: G1..G10 by number, then common, context, series, each by id. */
+const struct match_entry *match_pack_entry(const struct match_pack *p, size_t i);
+/* NULL when absent. */
+const struct match_entry *match_pack_find_entry(const struct match_pack *p, const char *id);
+size_t match_pack_sig_count(const struct match_pack *p);
+const struct match_sig *match_pack_sig(const struct match_pack *p, size_t i);
+const struct match_sig *match_pack_find_sig(const struct match_pack *p, const char *id);
+
+/**
+ * match_pack_check() : run every signature's examples: each "match" line must match (and yield
+ * every declared fact) and each "no_match" line must not. Appends one line per failure to report.
+ * @return the number of failures.
+ */
+size_t match_pack_check(const struct match_pack *p, struct az_buf *report);
+
+/* ---- scanning ---- */
+
+struct match_fact {
+    const struct match_fact_def *def;
+    const char *val; /* borrowed from the record */
+    size_t len;
+    double num;      /* parsed value for NUMBER, bytes for BYTES; NAN when unparsable */
+};
+
+struct match_hit {
+    const struct match_sig *sig;
+    size_t off, len;                 /* the whole match within the record */
+    size_t nfacts;
+    const struct match_fact *facts;  /* borrowed, valid during the callback only */
+};
+
+/* Called once per signature that matches a record, in pack order. */
+typedef void (*match_hit_fn)(void *ctx, const struct match_hit *hit);
+
+struct match_scanner;
+
+/* Caller frees with match_scanner_free(). */
+struct match_scanner *match_scanner_new(const struct match_pack *p);
+void match_scanner_free(struct match_scanner *s);
+
+/**
+ * match_scanner_scan() : tag one record of the given kind. Calls fn for each matching signature
+ * whose kinds include kind.
+ * @return the number of signatures that matched.
+ */
+size_t match_scanner_scan(struct match_scanner *s, enum tok_kind kind, const char *p, size_t len,
+                          match_hit_fn fn, void *ctx);
+
+/* Signatures that hit a PCRE2 match/depth limit so far; their ids in err (one per line). */
+size_t match_scanner_limit_hits(const struct match_scanner *s, struct az_buf *err);
+
+/* Find a fact by name in a hit; NULL when the signature has no such capture or it did not set. */
+const struct match_fact *match_hit_fact(const struct match_hit *h, const char *name);
+
+/* Names for the enums, as written in pack files. */
+const char *match_strength_name(enum match_strength s);
+const char *match_family_name(enum match_family f);
+
+/* Version text of the linked PCRE2, e.g. "10.42 2022-12-11". Borrowed, static. */
+const char *match_pcre2_version(void);
+
+#endif /* MATCH_H */
