@@ -1,5 +1,5 @@
 /*
- * match/match.h - the signature pack (patterns/*.json) and the matcher that tags records with it.
+ * match/match.h - the signature pack (the JSON files in patterns/) and the matcher that tags records with it.
  *
  * A pack is a list of entries (the gotchas G1..G10, the common failures, context and series
  * extractors), each with signatures: a PCRE2 regex, the source kinds it applies to, a strength,
