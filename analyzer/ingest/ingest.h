@@ -161,4 +161,8 @@ const char *ingest_reader_error(const struct ingest_reader *r);
 const struct ingest_stats *ingest_reader_stats(const struct ingest_reader *r);
 void ingest_reader_free(struct ingest_reader *r);
 
+/* Versions of the linked libzstd ("1.5.4") and libarchive ("libarchive 3.6.2 ..."). Static. */
+const char *ingest_zstd_version(void);
+const char *ingest_archive_version(void);
+
 #endif /* INGEST_H */

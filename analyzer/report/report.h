@@ -58,4 +58,7 @@ void report_sanitize_terminal(struct az_buf *out, const char *p, size_t len);
 void report_redact(struct az_buf *out, const char *p, size_t len, const char *const *hosts,
                    size_t nhosts);
 
+/* Version of the linked jansson, "2.14". Static. */
+const char *report_jansson_version(void);
+
 #endif /* REPORT_H */
