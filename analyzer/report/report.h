@@ -58,6 +58,45 @@ void report_sanitize_terminal(struct az_buf *out, const char *p, size_t len);
 void report_redact(struct az_buf *out, const char *p, size_t len, const char *const *hosts,
                    size_t nhosts);
 
+/* ---- batch rows: one object per run, schema gotcha.batch/1 (docs/batch.md) ---- */
+
+struct report_batch_row {
+    char *run;              /* the run's path as found or listed */
+    char *verdict;          /* "G4", ..., or "none"; "" when the run could not be read */
+    double confidence;      /* of the verdict (or of the best candidate when none) */
+    char *first_error;      /* entry id of the first error ("C.xid"), "" when none */
+    char *first_error_at;   /* "path:line" of the first error, "" when none */
+    char *fingerprint;      /* 16 hex digits naming "the same failure" across runs, "" when none */
+    char *fingerprint_text; /* the first error with numbers, paths, hex and ids masked */
+    size_t nfindings;
+    char **findings;        /* finding ids, in result order */
+    uint64_t inputs;        /* members read */
+    uint64_t skipped;       /* entries and members skipped */
+    uint64_t duration_ms;   /* wall time of the analysis */
+    char *error;            /* why the run could not be read; "" when it was */
+};
+
+/* Fill row (all strings owned by row) from a result. */
+void report_batch_row_from_result(struct report_batch_row *row, const char *run,
+                                  const struct corr_result *r, uint64_t duration_ms);
+/* A row for a run that could not be read at all. */
+void report_batch_row_error(struct report_batch_row *row, const char *run, const char *error);
+/* One JSON object on one line, no newline. Caller frees with free(). */
+char *report_batch_row_json(const struct report_batch_row *row);
+/* Parse a line made by report_batch_row_json(). @return AZ_OK or AZ_FAIL (row left empty). */
+enum az_status report_batch_row_parse(struct report_batch_row *row, const char *json, size_t len);
+/* The CSV header line (no newline), and one row in the same columns (RFC 4180 quoting). */
+const char *report_batch_csv_header(void);
+void report_batch_row_csv(struct az_buf *out, const struct report_batch_row *row);
+void report_batch_row_free(struct report_batch_row *row);
+
+/**
+ * report_fingerprint() : mask a first-error text so that the same failure in different runs reads
+ * the same: hex addresses -> <hex>, paths -> <path>, numbers -> <n>, UUIDs and long ids -> <id>,
+ * quoted strings kept. masked receives the text; hex (17 bytes) a 64-bit FNV-1a of it in hex.
+ */
+void report_fingerprint(const char *text, size_t len, struct az_buf *masked, char hex[17]);
+
 /* Version of the linked jansson, "2.14". Static. */
 const char *report_jansson_version(void);
 

@@ -1,0 +1,623 @@
+/* cli/batch.c - see batch.h. */
+#define _DEFAULT_SOURCE /* DT_* and d_type for run discovery */
+#include "cli/batch.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ingest/ingest.h"
+#include "report/report.h"
+
+#define CACHE_MAGIC "gotcha-batch-cache/1"
+
+/* ---- small helpers ---- */
+
+struct strvec {
+    char **v;
+    size_t n, cap;
+};
+
+static void strvec_push(struct strvec *s, char *str)
+{
+    az_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v);
+    s->v[s->n++] = str;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void strvec_sort_unique(struct strvec *s)
+{
+    if (s->n == 0) return;
+    qsort(s->v, s->n, sizeof *s->v, cmp_str);
+    size_t w = 1;
+    for (size_t i = 1; i < s->n; i++) {
+        if (strcmp(s->v[i], s->v[w - 1]) == 0)
+            free(s->v[i]);
+        else
+            s->v[w++] = s->v[i];
+    }
+    s->n = w;
+}
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= UINT64_C(1099511628211);
+    }
+    return h;
+}
+#define FNV_SEED UINT64_C(14695981039346656037)
+
+static uint64_t fnv1a_str(uint64_t h, const char *s)
+{
+    return fnv1a(h, s, strlen(s) + 1); /* the NUL separates fields */
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static char *path_join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir);
+    return az_xasprintf("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+}
+
+/* ---- discovery ---- */
+
+/* A bundle is a file that holds a whole run: an archive. Named by the usual extensions; the
+ * content is still recognised by magic bytes when it is read. */
+static int is_bundle_name(const char *name)
+{
+    static const char *const ext[] = {".tar", ".tar.gz", ".tgz", ".tar.zst", ".tzst", ".tar.xz",
+                                      ".txz", ".tar.bz2", ".tbz2", ".tar.lz4", ".zip", ".7z"};
+    size_t n = strlen(name);
+    for (size_t i = 0; i < AZ_ARRAY_LEN(ext); i++) {
+        size_t e = strlen(ext[i]);
+        if (n > e && strcmp(name + n - e, ext[i]) == 0) return 1;
+    }
+    return 0;
+}
+
+struct dir_listing {
+    struct strvec files; /* regular files (full paths) */
+    struct strvec dirs;  /* subdirectories (full paths) */
+};
+
+static void listing_free(struct dir_listing *l)
+{
+    for (size_t i = 0; i < l->files.n; i++) free(l->files.v[i]);
+    for (size_t i = 0; i < l->dirs.n; i++) free(l->dirs.v[i]);
+    free(l->files.v);
+    free(l->dirs.v);
+}
+
+static int list_dir(const char *dir, struct dir_listing *l, FILE *err, int quiet)
+{
+    memset(l, 0, sizeof *l);
+    DIR *d = opendir(dir);
+    if (!d) {
+        if (!quiet) fprintf(err, "gotcha: warning: %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.') continue; /* ., .., and hidden files such as .git */
+        char *p = path_join(dir, de->d_name);
+        struct stat st;
+        if (stat(p, &st) != 0) {
+            free(p);
+            continue;
+        }
+        if (S_ISDIR(st.st_mode))
+            strvec_push(&l->dirs, p);
+        else if (S_ISREG(st.st_mode))
+            strvec_push(&l->files, p);
+        else
+            free(p);
+    }
+    closedir(d);
+    strvec_sort_unique(&l->files);
+    strvec_sort_unique(&l->dirs);
+    return 0;
+}
+
+/* Automatic mode: a directory that directly holds log files is a run (with its subdirectories);
+ * a directory holding only bundles makes each bundle a run; a directory holding only directories is
+ * a shelf of runs, searched deeper. The depth cap stops symlinked directory loops. */
+static void discover_auto(const char *dir, unsigned depth, struct strvec *runs, FILE *err,
+                          int quiet)
+{
+    if (depth > 64) return;
+    struct dir_listing l;
+    if (list_dir(dir, &l, err, quiet) != 0) return;
+    size_t logs = 0;
+    for (size_t i = 0; i < l.files.n; i++) {
+        const char *base = strrchr(l.files.v[i], '/');
+        if (!is_bundle_name(base ? base + 1 : l.files.v[i])) logs++;
+    }
+    if (logs > 0) {
+        strvec_push(runs, az_xstrdup(dir));
+    } else {
+        for (size_t i = 0; i < l.files.n; i++) strvec_push(runs, az_xstrdup(l.files.v[i]));
+        for (size_t i = 0; i < l.dirs.n; i++) discover_auto(l.dirs.v[i], depth + 1, runs, err, quiet);
+    }
+    listing_free(&l);
+}
+
+/* --run-depth N: the runs are the entries exactly N levels below the root. */
+static void discover_depth(const char *dir, int left, struct strvec *runs, FILE *err, int quiet)
+{
+    if (left == 0) {
+        strvec_push(runs, az_xstrdup(dir));
+        return;
+    }
+    struct dir_listing l;
+    if (list_dir(dir, &l, err, quiet) != 0) return;
+    if (left == 1)
+        for (size_t i = 0; i < l.files.n; i++) strvec_push(runs, az_xstrdup(l.files.v[i]));
+    for (size_t i = 0; i < l.dirs.n; i++) discover_depth(l.dirs.v[i], left - 1, runs, err, quiet);
+    listing_free(&l);
+}
+
+static int read_list(const char *path, int nul, struct strvec *runs, FILE *err)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    if (!f) {
+        fprintf(err, "gotcha: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getdelim(&line, &cap, nul ? '\0' : '\n', f)) > 0) {
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\0' || (!nul && line[n - 1] == '\r')))
+            line[--n] = '\0';
+        if (n > 0) strvec_push(runs, az_xstrndup(line, (size_t)n));
+    }
+    free(line);
+    int bad = ferror(f);
+    if (f != stdin) fclose(f);
+    if (bad) {
+        fprintf(err, "gotcha: %s: read error\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+size_t batch_discover(const struct batch_options *o, char ***out, FILE *err)
+{
+    struct strvec runs = {0};
+    if (o->files_from) read_list(o->files_from, o->nul_separated, &runs, err);
+    for (size_t i = 0; i < o->nroots; i++) {
+        const char *root = o->roots[i];
+        struct stat st;
+        if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            /* A file root is a bundle run; a missing one becomes an error row. */
+            strvec_push(&runs, az_xstrdup(root));
+            continue;
+        }
+        if (o->run_depth >= 0)
+            discover_depth(root, o->run_depth, &runs, err, o->quiet);
+        else
+            discover_auto(root, 0, &runs, err, o->quiet);
+    }
+    strvec_sort_unique(&runs);
+    *out = runs.v;
+    return runs.n;
+}
+
+/* ---- identity of a run's inputs and of the configuration, for the cache ---- */
+
+static uint64_t inputs_hash(const char *run)
+{
+    struct ingest_walk *w = NULL;
+    const char *paths[1] = {run};
+    enum az_status st = ingest_walk_paths(paths, 1, &w);
+    uint64_t h = FNV_SEED;
+    h = fnv1a(h, &st, sizeof st);
+    for (size_t i = 0; w && i < ingest_walk_count(w); i++) {
+        const struct ingest_entry *e = ingest_walk_entry(w, i);
+        h = fnv1a_str(h, e->display);
+        h = fnv1a(h, &e->size, sizeof e->size);
+        h = fnv1a(h, &e->mtime, sizeof e->mtime);
+    }
+    for (size_t i = 0; w && i < ingest_walk_skip_count(w); i++) {
+        const struct ingest_skip *s = ingest_walk_skip(w, i);
+        h = fnv1a_str(h, s->path);
+        h = fnv1a_str(h, s->reason);
+    }
+    ingest_walk_free(w);
+    return h;
+}
+
+uint64_t batch_config_hash(const struct corr_config *cfg)
+{
+    uint64_t h = fnv1a_str(FNV_SEED, GOTCHA_VERSION);
+    const struct match_pack *p = cfg->pack;
+    for (size_t i = 0; i < match_pack_entry_count(p); i++) {
+        const struct match_entry *e = match_pack_entry(p, i);
+        h = fnv1a_str(h, e->id);
+        h = fnv1a_str(h, e->title);
+        h = fnv1a_str(h, e->fix ? e->fix : "");
+    }
+    for (size_t i = 0; i < match_pack_sig_count(p); i++) {
+        const struct match_sig *s = match_pack_sig(p, i);
+        h = fnv1a_str(h, s->id);
+        h = fnv1a_str(h, s->regex);
+        h = fnv1a(h, &s->strength, sizeof s->strength);
+        h = fnv1a(h, &s->kinds, sizeof s->kinds);
+    }
+    h = fnv1a(h, &cfg->threshold, sizeof cfg->threshold);
+    h = fnv1a(h, &cfg->ingest.max_line, sizeof cfg->ingest.max_line);
+    h = fnv1a(h, &cfg->ingest.expand_floor, sizeof cfg->ingest.expand_floor);
+    h = fnv1a(h, &cfg->ingest.expand_ratio, sizeof cfg->ingest.expand_ratio);
+    return h;
+}
+
+/* ---- the cache: a header line, then "<inputs hash> <row json>" per run, sorted by run ---- */
+
+struct cache_entry {
+    char *run;
+    uint64_t inputs;
+    char *row; /* the row's JSON line */
+};
+
+struct cache {
+    struct cache_entry *v;
+    size_t n, cap;
+};
+
+static int cmp_cache(const void *a, const void *b)
+{
+    return strcmp(((const struct cache_entry *)a)->run, ((const struct cache_entry *)b)->run);
+}
+
+static void cache_free(struct cache *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->v[i].run);
+        free(c->v[i].row);
+    }
+    free(c->v);
+    memset(c, 0, sizeof *c);
+}
+
+/* Load the cache; a missing file is an empty cache, a corrupt or foreign one is reported and
+ * dropped whole: one bad line means the file cannot be trusted. */
+static void cache_load(struct cache *c, const char *path, uint64_t config, FILE *err, int quiet)
+{
+    memset(c, 0, sizeof *c);
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    const char *problem = NULL;
+    int stale = 0; /* written by another version, pack or settings: rebuilt without a warning */
+    char header[96];
+    snprintf(header, sizeof header, "%s %016llx", CACHE_MAGIC, (unsigned long long)config);
+    if ((n = getline(&line, &cap, f)) <= 0) {
+        problem = "empty file";
+    } else {
+        if (line[n - 1] == '\n') line[--n] = '\0';
+        if (strncmp(line, CACHE_MAGIC " ", strlen(CACHE_MAGIC) + 1) != 0)
+            problem = "not a gotcha batch cache";
+        else
+            stale = strcmp(line, header) != 0;
+    }
+    while (!problem && !stale && (n = getline(&line, &cap, f)) > 0) {
+        if (line[n - 1] == '\n') line[--n] = '\0';
+        char *end;
+        errno = 0;
+        unsigned long long ih = strtoull(line, &end, 16);
+        struct report_batch_row row;
+        if (errno || end != line + 16 || *end != ' ' ||
+            report_batch_row_parse(&row, end + 1, (size_t)(line + n - end - 1)) != AZ_OK) {
+            problem = "corrupt entry";
+            break;
+        }
+        az_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v);
+        c->v[c->n].run = az_xstrdup(row.run);
+        c->v[c->n].inputs = ih;
+        c->v[c->n].row = az_xstrdup(end + 1);
+        c->n++;
+        report_batch_row_free(&row);
+    }
+    free(line);
+    fclose(f);
+    if (problem || stale) {
+        if (problem && !quiet)
+            fprintf(err, "gotcha: warning: %s: %s; rebuilding the cache\n", path, problem);
+        cache_free(c);
+        return;
+    }
+    qsort(c->v, c->n, sizeof *c->v, cmp_cache);
+}
+
+static const struct cache_entry *cache_find(const struct cache *c, const char *run)
+{
+    struct cache_entry key = {(char *)(uintptr_t)run, 0, NULL};
+    return c->n ? bsearch(&key, c->v, c->n, sizeof *c->v, cmp_cache) : NULL;
+}
+
+/* ---- the worker pool ---- */
+
+struct run_slot {
+    uint64_t inputs;   /* inputs hash */
+    char *row_json;    /* the output row */
+    int unreadable;    /* 1 when the run could not be read */
+    int from_cache;
+};
+
+struct pool {
+    const struct batch_options *o;
+    char **runs;
+    size_t nruns;
+    struct run_slot *slots;
+    const struct cache *cache;
+    atomic_size_t next;
+    atomic_size_t done;
+};
+
+static int row_unreadable(const struct report_batch_row *row)
+{
+    return row->error[0] != '\0';
+}
+
+static void analyse_one(struct pool *p, struct match_scanner *scanner, size_t i)
+{
+    const char *run = p->runs[i];
+    struct run_slot *slot = &p->slots[i];
+    slot->inputs = inputs_hash(run);
+    const struct cache_entry *hit = p->cache ? cache_find(p->cache, run) : NULL;
+    struct report_batch_row row;
+    if (hit && hit->inputs == slot->inputs &&
+        report_batch_row_parse(&row, hit->row, strlen(hit->row)) == AZ_OK) {
+        slot->row_json = az_xstrdup(hit->row);
+        slot->unreadable = row_unreadable(&row);
+        slot->from_cache = 1;
+        report_batch_row_free(&row);
+        return;
+    }
+    double t0 = now_ms();
+    struct corr_result *res = NULL;
+    const char *paths[1] = {run};
+    enum az_status st = corr_analyze(p->o->cfg, scanner, paths, 1, &res);
+    uint64_t ms = (uint64_t)(now_ms() - t0 + 0.5);
+    if (st != AZ_OK || !res) {
+        report_batch_row_error(&row, run, "analysis failed");
+    } else {
+        report_batch_row_from_result(&row, run, res, ms);
+        if (!row.error[0] && res->ninputs == 0 && res->nskipped > 0) {
+            free(row.error);
+            row.error = az_xasprintf("no readable input: %s", res->skipped[0].reason);
+        }
+    }
+    corr_result_free(res);
+    slot->row_json = report_batch_row_json(&row);
+    slot->unreadable = row_unreadable(&row);
+    report_batch_row_free(&row);
+}
+
+static void *worker(void *arg)
+{
+    struct pool *p = arg;
+    struct match_scanner *scanner = match_scanner_new(p->o->cfg->pack);
+    for (;;) {
+        size_t i = atomic_fetch_add(&p->next, 1);
+        if (i >= p->nruns) break;
+        analyse_one(p, scanner, i);
+        atomic_fetch_add(&p->done, 1);
+    }
+    match_scanner_free(scanner);
+    return NULL;
+}
+
+static unsigned online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+static void show_progress(FILE *err, size_t done, size_t total, double elapsed_ms, int final)
+{
+    double rate = elapsed_ms > 0 ? (double)done * 1000.0 / elapsed_ms : 0;
+    double eta = rate > 0 ? (double)(total - done) / rate : 0;
+    fprintf(err, "\rgotcha batch: %zu/%zu runs, %.1f runs/s, ETA %.0f s   %s", done, total, rate,
+            eta, final ? "\n" : "");
+    fflush(err);
+}
+
+/* ---- summary ---- */
+
+struct tally {
+    const char *key;  /* borrowed from a row */
+    const char *text;
+    const char *id;
+    size_t count;
+};
+
+static int cmp_tally(const void *a, const void *b)
+{
+    const struct tally *x = a, *y = b;
+    if (x->count != y->count) return x->count < y->count ? 1 : -1;
+    return strcmp(x->key, y->key);
+}
+
+static void tally_add(struct tally **v, size_t *n, size_t *cap, const char *key, const char *id,
+                      const char *text)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*v)[i].key, key) == 0) {
+            (*v)[i].count++;
+            return;
+        }
+    az_grow((void **)v, cap, *n + 1, sizeof **v);
+    (*v)[(*n)++] = (struct tally){key, text, id, 1};
+}
+
+static void print_summary(FILE *f, struct report_batch_row *rows, size_t n)
+{
+    struct tally *verdicts = NULL, *errors = NULL;
+    size_t nv = 0, cv = 0, ne = 0, ce = 0, unreadable = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].error[0]) {
+            unreadable++;
+            continue;
+        }
+        tally_add(&verdicts, &nv, &cv, rows[i].verdict, rows[i].verdict, "");
+        if (rows[i].fingerprint[0])
+            tally_add(&errors, &ne, &ce, rows[i].fingerprint, rows[i].first_error,
+                      rows[i].fingerprint_text);
+    }
+    if (nv) qsort(verdicts, nv, sizeof *verdicts, cmp_tally);
+    if (ne) qsort(errors, ne, sizeof *errors, cmp_tally);
+    size_t read = n - unreadable;
+    fprintf(f, "runs scanned: %zu (%zu read, %zu could not be read)\n", n, read, unreadable);
+    fprintf(f, "\nverdicts\n");
+    for (size_t i = 0; i < nv; i++)
+        fprintf(f, "  %-8s %6zu  %5.1f %%\n", verdicts[i].key, verdicts[i].count,
+                read ? 100.0 * (double)verdicts[i].count / (double)read : 0.0);
+    if (ne) {
+        fprintf(f, "\nmost common first errors\n");
+        for (size_t i = 0; i < ne && i < 10; i++) {
+            struct az_buf safe = AZ_BUF_INIT;
+            const char *t = errors[i].text;
+            report_sanitize_terminal(&safe, t, AZ_MIN(strlen(t), (size_t)100));
+            fprintf(f, "  %6zu  %-22s %s  %s\n", errors[i].count, errors[i].id, errors[i].key,
+                    safe.data ? safe.data : "");
+            az_buf_free(&safe);
+        }
+    }
+    if (unreadable) {
+        fprintf(f, "\nruns that could not be read\n");
+        for (size_t i = 0; i < n; i++) {
+            if (!rows[i].error[0]) continue;
+            struct az_buf safe = AZ_BUF_INIT;
+            az_buf_puts(&safe, "");
+            report_sanitize_terminal(&safe, rows[i].run, strlen(rows[i].run));
+            az_buf_puts(&safe, ": ");
+            report_sanitize_terminal(&safe, rows[i].error, strlen(rows[i].error));
+            fprintf(f, "  %s\n", safe.data);
+            az_buf_free(&safe);
+        }
+    }
+    free(verdicts);
+    free(errors);
+}
+
+static int cache_save(const char *path, uint64_t config, const struct pool *p, FILE *err)
+{
+    char *tmp = az_xasprintf("%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(err, "gotcha: warning: %s: %s\n", tmp, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    fprintf(f, "%s %016llx\n", CACHE_MAGIC, (unsigned long long)config);
+    for (size_t i = 0; i < p->nruns; i++)
+        fprintf(f, "%016llx %s\n", (unsigned long long)p->slots[i].inputs, p->slots[i].row_json);
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        fprintf(err, "gotcha: warning: %s: cannot write the cache\n", path);
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+int batch_run(const struct batch_options *o, FILE *out, FILE *err)
+{
+    char **runs = NULL;
+    size_t nruns = batch_discover(o, &runs, err);
+    uint64_t config = batch_config_hash(o->cfg);
+    struct cache cache = {0};
+    if (o->cache_path) cache_load(&cache, o->cache_path, config, err, o->quiet);
+
+    struct pool p = {.o = o, .runs = runs, .nruns = nruns, .cache = o->cache_path ? &cache : NULL};
+    p.slots = az_xcalloc(nruns ? nruns : 1, sizeof *p.slots);
+    atomic_init(&p.next, 0);
+    atomic_init(&p.done, 0);
+
+    unsigned jobs = o->jobs ? o->jobs : online_cores();
+    if (jobs > nruns) jobs = nruns ? (unsigned)nruns : 1;
+    pthread_t *threads = az_xcalloc(jobs, sizeof *threads);
+    double t0 = now_ms();
+    unsigned started = 0;
+    for (unsigned i = 1; i < jobs; i++)
+        if (pthread_create(&threads[i], NULL, worker, &p) == 0) started++;
+    if (o->progress && nruns) {
+        /* The calling thread works too; progress is drawn between its runs. */
+        struct match_scanner *scanner = match_scanner_new(o->cfg->pack);
+        for (;;) {
+            size_t i = atomic_fetch_add(&p.next, 1);
+            if (i >= nruns) break;
+            analyse_one(&p, scanner, i);
+            atomic_fetch_add(&p.done, 1);
+            show_progress(err, atomic_load(&p.done), nruns, now_ms() - t0, 0);
+        }
+        match_scanner_free(scanner);
+    } else {
+        worker(&p);
+    }
+    for (unsigned i = 1; i < jobs; i++)
+        if (i <= started) pthread_join(threads[i], NULL);
+    if (o->progress && nruns) show_progress(err, nruns, nruns, now_ms() - t0, 1);
+    free(threads);
+
+    struct report_batch_row *rows = az_xcalloc(nruns ? nruns : 1, sizeof *rows);
+    size_t unreadable = 0;
+    if (o->csv && !o->summary_only) fprintf(out, "%s\n", report_batch_csv_header());
+    for (size_t i = 0; i < nruns; i++) {
+        const char *js = p.slots[i].row_json;
+        if (report_batch_row_parse(&rows[i], js, strlen(js)) != AZ_OK)
+            report_batch_row_error(&rows[i], runs[i], "internal: unparsable row");
+        unreadable += p.slots[i].unreadable;
+        if (o->summary_only) continue;
+        if (o->csv) {
+            struct az_buf line = AZ_BUF_INIT;
+            report_batch_row_csv(&line, &rows[i]);
+            fprintf(out, "%s\n", line.data);
+            az_buf_free(&line);
+        } else {
+            fprintf(out, "%s\n", js);
+        }
+    }
+    if (o->summary_only)
+        print_summary(out, rows, nruns);
+    else if (o->summary)
+        print_summary(err, rows, nruns);
+
+    if (o->cache_path) cache_save(o->cache_path, config, &p, err);
+
+    for (size_t i = 0; i < nruns; i++) {
+        report_batch_row_free(&rows[i]);
+        free(p.slots[i].row_json);
+        free(runs[i]);
+    }
+    free(rows);
+    free(p.slots);
+    free(runs);
+    cache_free(&cache);
+    return unreadable ? 2 : 0;
+}
