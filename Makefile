@@ -111,6 +111,7 @@ mods_tokenize  := common ingest tokenize
 mods_match     := common ingest tokenize match
 mods_correlate := common ingest tokenize match correlate
 mods_report    := common ingest tokenize match correlate report
+mods_batch     := common ingest tokenize match correlate report
 mods_objs = $(filter $(foreach m,$(mods_$(1)),$(BUILD)/analyzer/$(m)/%),$(LIB_OBJ))
 T ?= common
 unit-one: $(BUILD)/tests/test_$(T)

@@ -1,0 +1,105 @@
+/* Tests for the batch rows (report/batch_row.c) and the fingerprints that group recurring failures.
+ * Run discovery, -j determinism, the cache and the GNU parallel split are tested end to end in
+ * tests/cli/batch_*.sh. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "report/report.h"
+
+static void fingerprint_of(const char *text, struct az_buf *masked, char hex[17])
+{
+    report_fingerprint(text, strlen(text), masked, hex);
+}
+
+Test(batch, fingerprint_masks_numbers_paths_and_addresses)
+{
+    struct az_buf a = AZ_BUF_INIT, b = AZ_BUF_INIT;
+    char ha[17], hb[17];
+    /* The same kernel OOM kill in two runs: different pids, sizes and uids (dmesg shape from the
+     * kernel's oom_kill.c "Out of memory: Killed process %d (%s) total-vm:%lukB ..."). */
+    fingerprint_of("Out of memory: Killed process 31337 (pt_data_worker) total-vm:48213044kB, "
+                   "anon-rss:40123456kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:80000kB",
+                   &a, ha);
+    fingerprint_of("Out of memory: Killed process 4242 (pt_data_worker) total-vm:51000000kB, "
+                   "anon-rss:39999999kB, file-rss:12kB, shmem-rss:0kB, UID:1001 pgtables:79000kB",
+                   &b, hb);
+    cr_assert_str_eq(a.data, b.data);
+    cr_assert_str_eq(ha, hb);
+    cr_assert_not_null(strstr(a.data, "Killed process <n> (pt_data_worker)"));
+    az_buf_free(&a);
+    az_buf_free(&b);
+}
+
+Test(batch, fingerprint_masks_hex_paths_and_ids)
+{
+    struct az_buf m = AZ_BUF_INIT;
+    char h[17];
+    fingerprint_of("python3[2211]: segfault at 7f3a2c000000 ip 0x00007f3a2b4d1e2f sp "
+                   "0x00007ffd5c1e8a40 error 4 in libcuda.so.1 /home/alice/.venv/lib/x.so "
+                   "job 3f2a9c1e-77b0-4c1e-9a51-0e2f7d6b1a44",
+                   &m, h);
+    cr_assert_null(strstr(m.data, "0x00007f3a2b4d1e2f"));
+    cr_assert_null(strstr(m.data, "alice"));
+    cr_assert_null(strstr(m.data, "3f2a9c1e"));
+    cr_assert_not_null(strstr(m.data, "<hex>"));
+    cr_assert_not_null(strstr(m.data, "<path>"));
+    cr_assert_not_null(strstr(m.data, "<id>"));
+    cr_assert_eq(strlen(h), 16);
+    az_buf_free(&m);
+}
+
+Test(batch, fingerprint_tells_different_failures_apart)
+{
+    struct az_buf a = AZ_BUF_INIT, b = AZ_BUF_INIT;
+    char ha[17], hb[17];
+    fingerprint_of("RuntimeError: CUDA error: an illegal memory access was encountered", &a, ha);
+    fingerprint_of("RuntimeError: CUDA error: device-side assert triggered", &b, hb);
+    cr_assert_str_neq(ha, hb);
+    az_buf_free(&a);
+    az_buf_free(&b);
+}
+
+Test(batch, row_json_round_trips)
+{
+    struct report_batch_row row;
+    report_batch_row_error(&row, "runs/job \"7\"", "runs/job 7: No such file or directory");
+    char *js = report_batch_row_json(&row);
+    cr_assert_not_null(strstr(js, "\"schema\":\"gotcha.batch/1\""));
+    cr_assert_null(strchr(js, '\n'));
+    struct report_batch_row back;
+    cr_assert_eq(report_batch_row_parse(&back, js, strlen(js)), AZ_OK);
+    cr_assert_str_eq(back.run, "runs/job \"7\"");
+    cr_assert_str_eq(back.error, "runs/job 7: No such file or directory");
+    cr_assert_eq(back.nfindings, 0);
+    char *again = report_batch_row_json(&back);
+    cr_assert_str_eq(js, again);
+    free(js);
+    free(again);
+    report_batch_row_free(&row);
+    report_batch_row_free(&back);
+}
+
+Test(batch, row_parse_rejects_foreign_json)
+{
+    struct report_batch_row row;
+    const char *bad[] = {"", "{", "[]", "{\"schema\":\"gotcha.report/1\"}",
+                         "{\"schema\":\"gotcha.batch/1\",\"run\":\"x\"}"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_assert_eq(report_batch_row_parse(&row, bad[i], strlen(bad[i])), AZ_FAIL, "%s", bad[i]);
+}
+
+Test(batch, csv_quotes_fields_with_commas_and_quotes)
+{
+    struct report_batch_row row;
+    report_batch_row_error(&row, "runs/a,b", "say \"no\"");
+    struct az_buf out = AZ_BUF_INIT;
+    report_batch_row_csv(&out, &row);
+    cr_assert_eq(strncmp(out.data, "\"runs/a,b\",", 11), 0);
+    cr_assert_not_null(strstr(out.data, "\"say \"\"no\"\"\""));
+    /* as many fields as the header names */
+    size_t commas_header = 0;
+    for (const char *p = report_batch_csv_header(); *p; p++) commas_header += *p == ',';
+    cr_assert_eq(commas_header, 10);
+    az_buf_free(&out);
+    report_batch_row_free(&row);
+}
