@@ -1,0 +1,297 @@
+/*
+ * correlate/corr_private.h - the correlator's internals, shared by its .c files only.
+ *
+ * The state (struct corr_state) lives for one run. scan.c feeds it record by record; collect.c
+ * keeps the records that matched (capped per signature) and per-member facts; series.c builds the
+ * numeric series; timeline.c places every time on one clock; detect.c turns numbers and hits into
+ * claims; score.c weighs the claims into findings; result.c builds and frees struct corr_result.
+ *
+ * Hot path rule: corr_feed_record() allocates only when a record matched a signature (a copy) or a
+ * series buffer grows (amortised, bounded by downsampling).
+ */
+#ifndef CORR_PRIVATE_H
+#define CORR_PRIVATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/az.h"
+#include "correlate/corr.h"
+#include "ingest/ingest.h"
+#include "match/match.h"
+#include "tokenize/tok.h"
+
+#define CORR_KEEP_FIRST 8      /* hits kept per signature from the start */
+#define CORR_KEEP_LAST 8       /* and from the end (ring) */
+#define CORR_TEXT_MAX 512      /* bytes of a record kept */
+#define CORR_LANE_MAX 64
+#define CORR_SERIES_MAX 2048   /* points per series in the result */
+#define CORR_SERIES_RAW 8192   /* points per series while scanning, halved when full */
+#define CORR_EVENTS_MAX 200
+#define CORR_HOSTS_MAX 64
+#define CORR_BOOT_SEGS 8       /* uptime resets tracked per member */
+#define CORR_CSV_COLS 48
+#define CORR_EVIDENCE_MAX 12   /* evidence lines per finding */
+
+/* A fact copied out of a hit. */
+struct corr_fact_copy {
+    const char *name; /* borrowed from the pack */
+    char *val;
+    double num;       /* NAN when not a number */
+};
+
+/* A record that matched (or a detector's synthetic evidence). */
+struct corr_rec {
+    size_t file;              /* index into corr_state.files */
+    uint64_t line;
+    uint64_t seq;             /* record index in its member, for stable ordering */
+    struct az_time raw;       /* own time, or inherited from an earlier record */
+    int inherited;            /* 1 when raw is not the record's own */
+    unsigned boot_seg;        /* BOOT times: which boot of the member */
+    int level;                /* enum tok_level */
+    char *lane;
+    char *text;
+    const struct match_sig *sig;
+    size_t nfacts;
+    struct corr_fact_copy *facts;
+    /* set by corr_timeline_resolve() */
+    struct az_time time;
+    int approx;
+};
+
+struct corr_sigstat {
+    uint64_t count;
+    size_t nfirst;
+    struct corr_rec first[CORR_KEEP_FIRST];
+    uint64_t nlast;           /* hits past the first CORR_KEEP_FIRST (ring index = nlast % KEEP) */
+    struct corr_rec last[CORR_KEEP_LAST];
+};
+
+enum corr_metric {
+    CORR_M_NONE = -1,
+    CORR_M_POWER = 0, CORR_M_TEMP, CORR_M_SM_CLK, CORR_M_MEM_CLK, CORR_M_UTIL_GPU, CORR_M_UTIL_MEM,
+    CORR_M_MEM_USED, CORR_M_MEM_TOTAL,
+    CORR_M_COUNT,
+    /* columns that are not series */
+    CORR_M_THR_THERMAL = 100, CORR_M_THR_POWER, CORR_M_THR_ACTIVE, CORR_M_GPU_INDEX, CORR_M_TIMESTAMP,
+    CORR_M_DMON_DATE, CORR_M_DMON_TIME
+};
+
+struct corr_file {
+    char *display;
+    char *name;
+    char *compression;
+    enum tok_kind kind;
+    char lane[CORR_LANE_MAX];     /* from the path ("rank0.log") */
+    uint64_t bytes, records;
+    int broken;                   /* the stream stopped early */
+    /* clock */
+    struct az_time last_time;     /* last own time, for inheritance */
+    struct az_time first_time;    /* first own time of any kind */
+    int has_abs, has_noyear, has_boot;
+    int64_t abs_min, abs_max, noyear_min, noyear_max;
+    unsigned boot_seg;            /* current boot segment (uptime resets seen) */
+    int64_t seg_last_uptime[CORR_BOOT_SEGS];
+    int64_t last_uptime;
+    unsigned boot_markers;        /* "-- Boot" / "Linux version" lines */
+    int nboot_abs;
+    struct az_time boot_abs[CORR_BOOT_SEGS]; /* times (ABS/NOYEAR) of boot markers */
+    int seg_placed;               /* seg_offset valid (set by corr_timeline_place()) */
+    int64_t seg_offset[CORR_BOOT_SEGS]; /* ABS usec of each boot */
+    /* first and last record */
+    uint64_t first_line, last_line;
+    char first_text[160], last_text[160];
+    int last_level;
+    /* structural series parsing state */
+    int csv_ncols;
+    int csv_map[CORR_CSV_COLS];
+    int dmon_ncols;
+    int dmon_map[CORR_CSV_COLS];
+    char q_section[48];
+    int free_cache_col, free_total_col; /* columns of `free` output, -1 until its header */
+    uint64_t mi_cached_kb, mi_buffers_kb; /* last /proc/meminfo Cached and Buffers */
+    int series_idx[CORR_M_COUNT];  /* builder per metric for this member (-1 until used) */
+    char quant[16];                /* quantization this member states (nvfp4, fp8), or "" */
+};
+
+struct corr_spoint {
+    double t;   /* raw usec (own clock of the series), or sequence number */
+    double v;
+    uint64_t line;
+};
+
+struct corr_sbuild {
+    char *name;
+    const char *unit;
+    size_t file;
+    char lane[CORR_LANE_MAX];
+    enum az_time_kind tkind;    /* clock of t; NONE: t is a sequence number */
+    unsigned boot_seg;
+    size_t n, cap;
+    struct corr_spoint *pts;
+    size_t stride;              /* raw points averaged into one kept point */
+    size_t acc_n;
+    double acc_t, acc_v;
+    uint64_t acc_line;
+    uint64_t seq;
+    /* after corr_series_finish(): seconds on the run clock */
+    int approx;
+    double mark_t;
+    char *mark_label;
+};
+
+/* A piece of evidence for (weight) or against (factor) an entry, from a detector or a signature. */
+struct corr_claim {
+    const struct match_entry *entry;
+    double weight;        /* 0..1, combined as 1 - prod(1 - w) */
+    double factor;        /* multiplies the score; 1 for a supporting claim */
+    int strength;         /* enum match_strength of a signature claim; -1 detector */
+    const struct corr_rec *rec; /* borrowed evidence (from a sigstat or st->det_recs), or NULL */
+    char *note;           /* evidence note */
+    char *summary;        /* sentence for the summary, or NULL */
+    char *reason;         /* for a factor < 1 or a cap: why the entry is less likely */
+    double cap;           /* the score may not exceed this (0: no cap) */
+};
+
+struct corr_state {
+    const struct corr_config *cfg;
+    const struct match_pack *pack;
+    size_t nsigs;
+    struct corr_sigstat **sigs;       /* per signature, allocated at its first hit */
+    size_t nfiles, capfiles;
+    struct corr_file *files;
+    size_t nseries, capseries;
+    struct corr_sbuild *series;
+    /* run-level facts that every record may contribute */
+    size_t nhosts;
+    char *hosts[CORR_HOSTS_MAX];
+    uint64_t mem_na_count;            /* nvidia-smi memory [N/A] / Not Supported samples */
+    struct corr_rec mem_na_rec;
+    int have_mem_na_rec;
+    uint64_t thr_samples, thr_thermal, thr_power;  /* clock-event reason samples */
+    struct corr_rec thr_rec;
+    int have_thr_rec;
+    uint64_t meminfo_cached_kb;       /* largest Cached + Buffers (kB) seen */
+    struct corr_rec cache_rec;
+    int have_cache_rec;
+    /* detector-made evidence records (owned) */
+    size_t ndet, capdet;
+    struct corr_rec **det_recs;
+    /* claims */
+    size_t nclaims, capclaims;
+    struct corr_claim *claims;
+    /* bookkeeping for the result */
+    size_t ninputs, capinputs;
+    struct corr_input *inputs;
+    size_t nskipped, capskipped;
+    struct corr_skip *skipped;
+    size_t nwarnings, capwarnings;
+    char **warnings;
+    uint64_t records, bytes;
+    int named_path_failed;
+    int expand_capped;
+    /* clock after corr_timeline_place() */
+    int have_run_clock;
+    enum az_time_kind clock_kind;     /* the kind run_start/run_end are in */
+    int64_t run_start, run_end;       /* usec, ABS */
+    int64_t run_year;
+    struct corr_context ctx;
+};
+
+/* ---- collect.c ---- */
+struct corr_state *corr_state_new(const struct corr_config *cfg);
+void corr_state_free(struct corr_state *st);
+/* Start a member; returns its index. */
+size_t corr_file_begin(struct corr_state *st, const struct ingest_member *m, enum tok_kind kind);
+void corr_warn(struct corr_state *st, const char *fmt, ...) AZ_PRINTF(2, 3);
+void corr_skip_add(struct corr_state *st, const char *path, const char *reason);
+/* Copy a record into rec (which must be zeroed or freed). */
+void corr_rec_fill(struct corr_rec *rec, size_t file, uint64_t line, uint64_t seq, struct az_time t,
+                   int inherited, unsigned boot_seg, int level, const char *lane, const char *p,
+                   size_t len, const struct match_hit *hit);
+void corr_rec_clear(struct corr_rec *rec);
+/* Keep a hit (capped per signature). */
+void corr_sig_keep(struct corr_state *st, const struct match_hit *hit, const struct corr_rec *proto,
+                   const char *p, size_t len);
+/* A detector evidence record (owned by st); text is a copy. */
+struct corr_rec *corr_det_rec(struct corr_state *st, size_t file, uint64_t line, struct az_time t,
+                              const char *text);
+void corr_host_add(struct corr_state *st, const char *host, size_t len);
+/* The fact named name of a kept record, or NULL. */
+const struct corr_fact_copy *corr_rec_fact(const struct corr_rec *r, const char *name);
+/* Visit every kept record of a signature, in scan order. */
+typedef void (*corr_rec_fn)(void *ctx, const struct corr_rec *r);
+void corr_sig_each(const struct corr_state *st, size_t sig, corr_rec_fn fn, void *ctx);
+/* Earliest kept record of a signature in timeline order, or NULL. */
+const struct corr_rec *corr_sig_earliest(const struct corr_state *st, size_t sig);
+
+/* ---- series.c ---- */
+/* Structural parsing of nvidia-smi CSV / dmon / -q / table rows and meminfo. */
+void corr_series_record(struct corr_state *st, size_t file, const char *p, size_t len,
+                        uint64_t line, struct az_time t, int own_time);
+/* Series facts of a hit (tokens_per_s, loss, power_w, ...). */
+void corr_series_hit(struct corr_state *st, size_t file, const char *lane, const struct match_hit *hit,
+                     uint64_t line, struct az_time t, int smi_kind);
+int corr_series_add(struct corr_state *st, size_t file, const char *lane, const char *name,
+                    const char *unit, struct az_time t, double v, uint64_t line);
+/* Place points on the run clock, downsample to CORR_SERIES_MAX. */
+void corr_series_finish(struct corr_state *st);
+/* Index of the series named name (and unit when not NULL) with the most points, from index from. */
+int corr_series_find(const struct corr_state *st, const char *name, const char *unit, size_t from);
+
+/* Change point: one split of v[0..n) minimising squared error. */
+struct corr_change {
+    int found;
+    size_t at;           /* first index of the second segment */
+    double before, after;/* segment means */
+    double effect;       /* |after - before| / pooled standard deviation */
+};
+struct corr_change corr_change_point(const struct corr_spoint *pts, size_t n, size_t min_seg);
+/* Parse "Sat Nov 29 10:12:55 2026" at p; kind NONE when it is not that. */
+struct az_time corr_parse_ctime(const char *p, size_t len);
+
+/* ---- timeline.c ---- */
+/* Run clock: start, end, year, boot anchors. */
+void corr_timeline_place(struct corr_state *st);
+/* The run-clock time of a raw time of a member. */
+struct az_time corr_timeline_map(const struct corr_state *st, size_t file, struct az_time raw,
+                                 unsigned boot_seg, int *approx);
+void corr_timeline_resolve(struct corr_state *st, struct corr_rec *r);
+/* Seconds since the run start of a resolved time; NAN when not placeable. */
+double corr_timeline_secs(const struct corr_state *st, struct az_time t);
+/* Total order for records: time (placed first), path, line, signature index. */
+int corr_rec_cmp(const struct corr_state *st, const struct corr_rec *a, const struct corr_rec *b);
+/* Build the capped timeline of notable events. */
+void corr_timeline_events(const struct corr_state *st, struct corr_result *r);
+
+/* ---- detect.c ---- */
+void corr_context_build(struct corr_state *st);
+void corr_detect_all(struct corr_state *st);
+/* Add a claim for the entry with that id (ignored when the pack has no such entry); takes
+ * ownership of note, summary and reason (each may be NULL). */
+struct corr_claim *corr_claim_add(struct corr_state *st, const char *entry_id, double weight,
+                                  double factor, const struct corr_rec *rec, char *note,
+                                  char *summary, char *reason);
+/* Weight of a signature's evidence, from its strength with gotcha-specific adjustments (a pip
+ * replacement of a package G9 does not care about counts as a hint only). */
+double corr_sig_weight(const struct corr_state *st, const struct match_sig *sig);
+/* Does this record state an error (level, or words when the level is unknown)? */
+int corr_rec_is_error(const struct corr_rec *r);
+
+/* ---- score.c ---- */
+void corr_score(struct corr_state *st, struct corr_result *r);
+
+/* ---- scan.c ---- */
+/* Scan one walked input (all its members) into st; batch reuses it. */
+void corr_scan_input(struct corr_state *st, struct match_scanner *scanner, const char *path,
+                     const char *display, const struct ingest_options *opts);
+/* Build the result from a scanned state (consumes nothing; st is freed by the caller). */
+struct corr_result *corr_state_finish(struct corr_state *st);
+
+/* ---- helpers ---- */
+/* Evidence copy for the result. */
+void corr_evidence_from_rec(const struct corr_state *st, const struct corr_rec *r, const char *note,
+                            struct corr_evidence *ev);
+const char *corr_file_path(const struct corr_state *st, size_t file);
+
+#endif /* CORR_PRIVATE_H */

@@ -1,0 +1,341 @@
+/* correlate/scan.c - the driver: walk -> members -> records -> tokenize -> match -> collectors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "correlate/corr_private.h"
+
+void corr_config_default(struct corr_config *c, const struct match_pack *pack)
+{
+    memset(c, 0, sizeof *c);
+    c->pack = pack;
+    ingest_options_default(&c->ingest);
+    c->threshold = 0.35;
+    c->run_expand_cap = 0;
+}
+
+/* Everything the hit callback needs about the current record. */
+struct feed_ctx {
+    struct corr_state *st;
+    size_t file;
+    const char *p;
+    size_t len;
+    struct corr_rec proto;  /* fields only; lane/text point into the record, never freed */
+    int smi_kind;
+};
+
+static int is_smi_kind(enum tok_kind k)
+{
+    return k == TOK_KIND_SMI || k == TOK_KIND_SMI_Q || k == TOK_KIND_SMI_XML ||
+           k == TOK_KIND_SMI_CSV || k == TOK_KIND_SMI_DMON;
+}
+
+static void on_hit(void *vctx, const struct match_hit *hit)
+{
+    struct feed_ctx *c = vctx;
+    struct corr_state *st = c->st;
+    const struct match_entry *e = hit->sig->entry;
+    if (e && e->family == MATCH_FAMILY_SERIES) {
+        corr_series_hit(st, c->file, c->proto.lane, hit, c->proto.line, c->proto.raw, c->smi_kind);
+        return;
+    }
+    corr_sig_keep(st, hit, &c->proto, c->p, c->len);
+    /* Context hits may carry numbers too (the preflight's "G4 INFO: 45, 11.17 W"). */
+    corr_series_hit(st, c->file, c->proto.lane, hit, c->proto.line, c->proto.raw, c->smi_kind);
+    const struct match_fact *h = match_hit_fact(hit, "hostname");
+    if (!h) h = match_hit_fact(hit, "host");
+    if (h && h->val && h->len) corr_host_add(st, h->val, h->len);
+    const struct match_fact *q = match_hit_fact(hit, "quant");
+    if (q && q->val && q->len) {
+        struct corr_file *f = &st->files[c->file];
+        if (!f->quant[0]) {
+            size_t n = AZ_MIN(q->len, sizeof f->quant - 1);
+            for (size_t i = 0; i < n; i++) {
+                char ch = q->val[i];
+                f->quant[i] = (char)(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+            }
+            f->quant[n] = '\0';
+        }
+    }
+}
+
+/* A lane label names a host unless it is a rank/worker label ("rank1", "default0", "3"). */
+static void lane_host(struct corr_state *st, const char *lane, size_t n)
+{
+    size_t h = 0;
+    while (h < n && lane[h] != '/') h++;
+    if (!h) return;
+    static const char *const not_host[] = {"rank", "default", "local", "gpu", "worker", "node"};
+    for (size_t i = 0; i < AZ_ARRAY_LEN(not_host); i++) {
+        size_t pl = strlen(not_host[i]);
+        if (h >= pl && !memcmp(lane, not_host[i], pl)) {
+            size_t k = pl;
+            while (k < h && ((lane[k] >= '0' && lane[k] <= '9') || lane[k] == ' ' || lane[k] == '_'))
+                k++;
+            if (k == h) return;
+        }
+    }
+    size_t d = 0;
+    while (d < h && lane[d] >= '0' && lane[d] <= '9') d++;
+    if (d == h) return;
+    corr_host_add(st, lane, h);
+}
+
+static void clock_update(struct corr_file *f, struct az_time t)
+{
+    if (f->first_time.kind == AZ_TIME_NONE) f->first_time = t;
+    switch (t.kind) {
+    case AZ_TIME_ABS:
+        if (!f->has_abs || t.usec < f->abs_min) f->abs_min = t.usec;
+        if (!f->has_abs || t.usec > f->abs_max) f->abs_max = t.usec;
+        f->has_abs = 1;
+        break;
+    case AZ_TIME_NOYEAR:
+        if (!f->has_noyear || t.usec < f->noyear_min) f->noyear_min = t.usec;
+        if (!f->has_noyear || t.usec > f->noyear_max) f->noyear_max = t.usec;
+        f->has_noyear = 1;
+        break;
+    case AZ_TIME_BOOT:
+        /* An uptime that goes back by more than a second is a new boot. */
+        if (f->has_boot && t.usec + 1000000 < f->last_uptime && f->boot_seg + 1 < CORR_BOOT_SEGS)
+            f->boot_seg++;
+        f->has_boot = 1;
+        f->last_uptime = t.usec;
+        f->seg_last_uptime[f->boot_seg] = t.usec;
+        break;
+    case AZ_TIME_NONE:
+        break;
+    }
+}
+
+static int is_boot_marker(enum tok_kind kind, const char *p, size_t len)
+{
+    size_t i = 0;
+    while (i < len && p[i] == ' ') i++;
+    if (az_starts_with(p + i, len - i, "-- Boot ") || az_starts_with(p + i, len - i, "-- Reboot --"))
+        return 1;
+    if (kind != TOK_KIND_KERNEL) return 0;
+    return az_memcasemem(p, len, "] Linux version ", 15) != NULL ||
+           az_memcasemem(p, len, "kernel: Linux version ", 22) != NULL;
+}
+
+static void feed_record(struct corr_state *st, struct match_scanner *scanner, size_t fi,
+                        const struct ingest_line *line)
+{
+    struct corr_file *f = &st->files[fi];
+    const char *p = line->text;
+    size_t len = line->len;
+    uint64_t seq = f->records++;
+    size_t tend = 0;
+    struct az_time t = tok_parse_time(f->kind, p, len, &tend);
+    if (t.kind == AZ_TIME_NONE && is_smi_kind(f->kind)) {
+        /* nvidia-smi's table header and -q "Timestamp : Sat Nov 29 10:12:55 2026". */
+        const char *colon = memchr(p, ':', AZ_MIN(len, (size_t)60));
+        if (az_memcasemem(p, AZ_MIN(len, (size_t)40), "Timestamp", 9) && colon)
+            t = corr_parse_ctime(colon + 1, len - (size_t)(colon + 1 - p));
+        else
+            t = corr_parse_ctime(p, len);
+    }
+    int own = t.kind != AZ_TIME_NONE;
+    if (own) {
+        clock_update(f, t);
+        f->last_time = t;
+    } else {
+        t = f->last_time;
+    }
+    if (is_boot_marker(f->kind, p, len)) {
+        f->boot_markers++;
+        if (own && t.kind != AZ_TIME_BOOT && f->nboot_abs < CORR_BOOT_SEGS)
+            f->boot_abs[f->nboot_abs++] = t;
+    }
+    int level = (int)tok_parse_level(p, len);
+    char lane[CORR_LANE_MAX];
+    size_t ln = tok_parse_lane(f->kind, p, len, lane, sizeof lane);
+    if (ln) {
+        lane_host(st, lane, ln);
+    } else {
+        memcpy(lane, f->lane, sizeof lane);
+    }
+
+    corr_series_record(st, fi, p, len, line->lineno, t, own);
+
+    struct feed_ctx c;
+    c.st = st;
+    c.file = fi;
+    c.p = p;
+    c.len = len;
+    c.smi_kind = is_smi_kind(f->kind);
+    memset(&c.proto, 0, sizeof c.proto);
+    c.proto.file = fi;
+    c.proto.line = line->lineno;
+    c.proto.seq = seq;
+    c.proto.raw = t;
+    c.proto.inherited = !own;
+    c.proto.boot_seg = t.kind == AZ_TIME_BOOT ? f->boot_seg : 0;
+    c.proto.level = level;
+    c.proto.lane = lane;
+    match_scanner_scan(scanner, f->kind, p, len, on_hit, &c);
+
+    f = &st->files[fi]; /* the callbacks never grow files, but stay safe */
+    if (!f->first_line) {
+        f->first_line = line->lineno;
+        size_t n = AZ_MIN(len, sizeof f->first_text - 1);
+        memcpy(f->first_text, p, n);
+        f->first_text[n] = '\0';
+    }
+    f->last_line = line->lineno;
+    size_t n = AZ_MIN(len, sizeof f->last_text - 1);
+    memcpy(f->last_text, p, n);
+    f->last_text[n] = '\0';
+    f->last_level = level;
+}
+
+/* "display: reason" -> path, reason; display may itself hold ':' (archive members). */
+static void split_error(const char *err, const char *display, const char **path_end,
+                        const char **reason)
+{
+    size_t dl = strlen(display);
+    const char *from = !strncmp(err, display, dl) ? err + dl : err;
+    const char *sep = strstr(from, ": ");
+    if (!sep) {
+        *path_end = NULL;
+        *reason = err;
+        return;
+    }
+    *path_end = sep;
+    *reason = sep + 2;
+}
+
+static void member_failed(struct corr_state *st, const char *err, const char *display)
+{
+    const char *pe, *reason;
+    split_error(err, display, &pe, &reason);
+    char *path = pe ? az_xstrndup(err, (size_t)(pe - err)) : az_xstrdup(display);
+    corr_skip_add(st, path, reason);
+    corr_warn(st, "%s: %s", path, reason);
+    free(path);
+}
+
+void corr_scan_input(struct corr_state *st, struct match_scanner *scanner, const char *path,
+                     const char *display, const struct ingest_options *opts)
+{
+    struct ingest_reader *r = NULL;
+    if (ingest_reader_open(&r, path, display, opts) != AZ_OK) {
+        member_failed(st, ingest_reader_error(r), display);
+        ingest_reader_free(r);
+        return;
+    }
+    struct ingest_member m;
+    enum az_status st_m;
+    uint64_t cap = st->cfg->run_expand_cap;
+    while ((st_m = ingest_reader_next_member(r, &m)) != AZ_EOF && st_m != AZ_FATAL) {
+        if (st_m == AZ_FAIL) {
+            member_failed(st, ingest_reader_error(r), display);
+            continue;
+        }
+        if (cap && st->bytes >= cap) {
+            if (!st->expand_capped)
+                corr_warn(st, "%s: run decompressed-bytes cap reached, later inputs not read",
+                          m.display);
+            st->expand_capped = 1;
+            corr_skip_add(st, m.display, "run decompressed-bytes cap reached");
+            continue;
+        }
+        enum tok_kind kind = tok_classify(m.name, m.head, m.head_len);
+        size_t fi = corr_file_begin(st, &m, kind);
+        uint64_t bytes0 = ingest_reader_stats(r)->bytes_out;
+        uint64_t cut = 0, mbytes = 0;
+        struct ingest_line line;
+        enum az_status sl;
+        while ((sl = ingest_reader_next_line(r, &line)) == AZ_OK || sl == AZ_WARN) {
+            if (line.cut) cut++;
+            mbytes += line.len + 1;
+            feed_record(st, scanner, fi, &line);
+            if (cap && st->bytes + mbytes > cap) {
+                st->expand_capped = 1;
+                corr_warn(st, "%s: run decompressed-bytes cap reached, rest not read", m.display);
+                break;
+            }
+        }
+        struct corr_file *f = &st->files[fi];
+        if (sl == AZ_FAIL) {
+            f->broken = 1;
+            corr_warn(st, "%s", ingest_reader_error(r));
+        }
+        if (cut) corr_warn(st, "%s: %llu records cut at the line-length cap", f->display,
+                           (unsigned long long)cut);
+        uint64_t delta = ingest_reader_stats(r)->bytes_out - bytes0;
+        f->bytes = delta ? delta : mbytes;
+        st->records += f->records;
+        st->bytes += f->bytes;
+        az_grow((void **)&st->inputs, &st->capinputs, st->ninputs + 1, sizeof *st->inputs);
+        struct corr_input *in = &st->inputs[st->ninputs++];
+        in->path = az_xstrdup(f->display);
+        in->kind = tok_kind_name(kind);
+        in->bytes = f->bytes;
+        in->records = f->records;
+        in->compression = az_xstrdup(f->compression);
+    }
+    if (st_m == AZ_FATAL) member_failed(st, ingest_reader_error(r), display);
+    ingest_reader_free(r);
+}
+
+struct walk_order {
+    const struct ingest_entry *e;
+};
+
+static int walk_order_cmp(const void *a, const void *b)
+{
+    const struct ingest_entry *x = ((const struct walk_order *)a)->e;
+    const struct ingest_entry *y = ((const struct walk_order *)b)->e;
+    int c = strcmp(x->display, y->display);
+    return c ? c : strcmp(x->path, y->path);
+}
+
+enum az_status corr_analyze(const struct corr_config *cfg, struct match_scanner *scanner,
+                            const char *const *paths, size_t npaths, struct corr_result **out)
+{
+    struct corr_state *st = corr_state_new(cfg);
+    struct ingest_walk *w = NULL;
+    if (ingest_walk_paths(paths, npaths, &w) != AZ_OK) st->named_path_failed = 1;
+    if (w) {
+        const char *err = ingest_walk_error(w);
+        while (err && *err) {
+            const char *nl = strchr(err, '\n');
+            size_t n = nl ? (size_t)(nl - err) : strlen(err);
+            if (n) corr_warn(st, "%.*s", (int)n, err);
+            err += n + (nl ? 1 : 0);
+        }
+        for (size_t i = 0; i < ingest_walk_skip_count(w); i++) {
+            const struct ingest_skip *s = ingest_walk_skip(w, i);
+            corr_skip_add(st, s->path, s->reason);
+            corr_warn(st, "%s: %s", s->path, s->reason);
+        }
+        /* The walk sorts within a root; sort across roots too, so argument order never matters. */
+        size_t n = ingest_walk_count(w);
+        struct walk_order *ord = az_xcalloc(n ? n : 1, sizeof *ord);
+        for (size_t i = 0; i < n; i++) ord[i].e = ingest_walk_entry(w, i);
+        qsort(ord, n, sizeof *ord, walk_order_cmp);
+        for (size_t i = 0; i < n; i++) {
+            if (i && !strcmp(ord[i].e->display, ord[i - 1].e->display) &&
+                !strcmp(ord[i].e->path, ord[i - 1].e->path))
+                continue; /* the same file named twice */
+            corr_scan_input(st, scanner, ord[i].e->path, ord[i].e->display, &cfg->ingest);
+        }
+        free(ord);
+        ingest_walk_free(w);
+    }
+    struct az_buf lim = AZ_BUF_INIT;
+    if (match_scanner_limit_hits(scanner, &lim) && lim.len) {
+        const char *s = lim.data;
+        while (*s) {
+            const char *nl = strchr(s, '\n');
+            size_t n = nl ? (size_t)(nl - s) : strlen(s);
+            if (n) corr_warn(st, "signature %.*s: PCRE2 match limit hit, treated as no match", (int)n, s);
+            s += n + (nl ? 1 : 0);
+        }
+    }
+    az_buf_free(&lim);
+    *out = corr_state_finish(st);
+    corr_state_free(st);
+    return AZ_OK;
+}

@@ -1,0 +1,301 @@
+/* correlate/score.c - weighing evidence into findings: per gotcha, signature hits and detector
+ * claims combine as 1 - prod(1 - w) (decisive evidence outweighs many weak hints: weak-only
+ * evidence is capped below the verdict threshold, context alone adds nothing), then contrary
+ * factors and caps apply. Root causes are moved before the findings they lead to; the verdict is
+ * the first finding at or above the threshold; the first error is named. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "correlate/corr_private.h"
+
+#define WEAK_ONLY_CAP 0.3   /* hints alone never reach the default threshold (0.35) */
+#define CONTEXT_BONUS 0.1   /* each context hit, only beside real evidence (at most 3) */
+#define MIN_FINDING 0.05    /* below this a candidate is ruled out */
+
+struct ev_item {
+    const struct corr_rec *rec;
+    const char *note;
+    int rank;               /* 0 decisive, 1 other */
+};
+
+struct cand {
+    const struct match_entry *e;
+    size_t order;           /* pack order */
+    double conf;
+    const struct corr_rec *earliest; /* earliest supporting record */
+    size_t nev, capev;
+    struct ev_item *ev;
+    struct az_buf summary;
+    struct az_buf lowered;
+};
+
+static const char *default_ruled_out(const char *id)
+{
+    static const struct {
+        const char *id, *why;
+    } t[] = {
+        {"G1", "no undefined CUDA symbol, missing libcudart.so.12 or CUDA 12 torch on a CUDA 13 driver"},
+        {"G2", "no flash-attn build failure and no FA2 chosen over SDPA"},
+        {"G3", "no OOM anywhere"},
+        {"G4", "no power plateau near 100 W, thermal slowdown or spontaneous reboot"},
+        {"G5", "no memory-bound throughput figures or 273 GB/s plan"},
+        {"G6", "no second GPU process or KV-cache eviction"},
+        {"G7", "no NVFP4 on capability (12, 1)"},
+        {"G8", "no dgx-spark-playbooks recipe followed by a failure"},
+        {"G9", "pip changed no torch/triton/xformers/transformers"},
+        {"G10", "no tensor parallelism across nodes"},
+    };
+    for (size_t i = 0; i < AZ_ARRAY_LEN(t); i++)
+        if (!strcmp(t[i].id, id)) return t[i].why;
+    return "no evidence";
+}
+
+static void ev_push(struct cand *c, const struct corr_rec *r, const char *note, int rank)
+{
+    if (!r) return;
+    for (size_t i = 0; i < c->nev; i++)
+        if (c->ev[i].rec == r) return;
+    az_grow((void **)&c->ev, &c->capev, c->nev + 1, sizeof *c->ev);
+    c->ev[c->nev++] = (struct ev_item){r, note, rank};
+}
+
+struct last_ctx {
+    const struct corr_rec *last;
+    const struct corr_state *st;
+};
+
+static void last_visit(void *vctx, const struct corr_rec *r)
+{
+    struct last_ctx *l = vctx;
+    if (!l->last || corr_rec_cmp(l->st, r, l->last) > 0) l->last = r;
+}
+
+static void weigh(struct corr_state *st, struct cand *c)
+{
+    double keep = 1, factor = 1, cap = 1, maxw = 0;
+    int nctx = 0, nsupport = 0;
+    const struct match_entry *e = c->e;
+    struct az_buf sigsum = AZ_BUF_INIT;
+    int nsigsum = 0;
+    for (size_t i = 0; i < e->nsigs; i++) {
+        const struct match_sig *sig = e->sigs[i];
+        if (sig->index >= st->nsigs || !st->sigs[sig->index]) continue;
+        const struct corr_sigstat *ss = st->sigs[sig->index];
+        const struct corr_rec *first = corr_sig_earliest(st, sig->index);
+        if (sig->strength == MATCH_CONTEXT) {
+            nctx++;
+            continue;
+        }
+        double w = corr_sig_weight(st, sig);
+        keep *= 1 - w;
+        maxw = AZ_MAX(maxw, w);
+        nsupport++;
+        ev_push(c, first, NULL, sig->strength == MATCH_DECISIVE ? 0 : 1);
+        if (ss->count > 1) {
+            struct last_ctx l = {NULL, st};
+            corr_sig_each(st, sig->index, last_visit, &l);
+            if (l.last != first) ev_push(c, l.last, NULL, 2);
+        }
+        if (!c->earliest || corr_rec_cmp(st, first, c->earliest) < 0) c->earliest = first;
+        if (nsigsum < 2) {
+            char clock[32] = "";
+            if (first->time.kind != AZ_TIME_NONE) az_time_format(first->time, 0, clock, sizeof clock);
+            az_buf_printf(&sigsum, "%s%s: %llu line%s, first at %s:%llu%s%s.", nsigsum ? " " : "",
+                          sig->summary && *sig->summary ? sig->summary : e->title,
+                          (unsigned long long)ss->count, ss->count == 1 ? "" : "s",
+                          corr_file_path(st, first->file), (unsigned long long)first->line,
+                          *clock ? " at " : "", clock);
+            nsigsum++;
+        }
+    }
+    for (size_t i = 0; i < st->nclaims; i++) {
+        const struct corr_claim *cl = &st->claims[i];
+        if (cl->entry != e) continue;
+        if (cl->weight > 0) {
+            keep *= 1 - cl->weight;
+            /* a detector's reading of the numbers counts as strong from 0.3 on */
+            maxw = AZ_MAX(maxw, cl->weight >= 0.3 ? cl->weight + 0.2 : cl->weight);
+            nsupport++;
+            if (cl->rec) {
+                ev_push(c, cl->rec, cl->note, 1);
+                if (!c->earliest || corr_rec_cmp(st, cl->rec, c->earliest) < 0) c->earliest = cl->rec;
+            }
+            if (cl->summary) az_buf_printf(&c->summary, "%s%s", c->summary.len ? " " : "", cl->summary);
+        }
+        if (cl->factor < 1) {
+            factor *= cl->factor;
+            if (cl->reason) az_buf_printf(&c->lowered, "%s%s", c->lowered.len ? "; " : "", cl->reason);
+        }
+        if (cl->cap > 0 && cl->cap < cap) {
+            cap = cl->cap;
+            if (cl->reason && nsupport)
+                az_buf_printf(&c->lowered, "%s%s", c->lowered.len ? "; " : "", cl->reason);
+        }
+    }
+    double supp = 1 - keep;
+    if (supp > 0 && nctx) supp = 1 - (1 - supp) * pow(1 - CONTEXT_BONUS, AZ_MIN(nctx, 3));
+    if (maxw < 0.5) supp = AZ_MIN(supp, WEAK_ONLY_CAP);
+    c->conf = AZ_MIN(supp * factor, cap);
+    if (!c->summary.len && sigsum.len) az_buf_append(&c->summary, sigsum.data, sigsum.len);
+    else if (sigsum.len && nsigsum) {
+        /* detector sentences first, then what the signatures add */
+        az_buf_printf(&c->summary, " %s", sigsum.data);
+    }
+    az_buf_free(&sigsum);
+}
+
+static int cand_cmp(const void *a, const void *b)
+{
+    const struct cand *x = a, *y = b;
+    if (x->conf != y->conf) return x->conf > y->conf ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Evidence: decisive first, then by time. */
+static void sort_evidence(const struct corr_state *st, struct cand *c)
+{
+    for (size_t i = 1; i < c->nev; i++)
+        for (size_t j = i; j > 0; j--) {
+            struct ev_item *a = &c->ev[j - 1], *b = &c->ev[j];
+            int ra = a->rank == 0 ? 0 : 1, rb = b->rank == 0 ? 0 : 1;
+            int cmp = ra != rb ? (ra < rb ? -1 : 1) : corr_rec_cmp(st, a->rec, b->rec);
+            if (cmp <= 0) break;
+            struct ev_item t = *a;
+            *a = *b;
+            *b = t;
+        }
+}
+
+/* Causes that lead to effects when the timeline shows the cause first. */
+static const char *const causal[][2] = {{"G9", "G1"}, {"G9", "G2"}, {"G9", "G7"}};
+
+static void order_causes(const struct corr_state *st, struct cand *v, size_t n)
+{
+    for (size_t k = 0; k < AZ_ARRAY_LEN(causal); k++) {
+        size_t ci = n, ei = n;
+        for (size_t i = 0; i < n; i++) {
+            if (!strcmp(v[i].e->id, causal[k][0])) ci = i;
+            if (!strcmp(v[i].e->id, causal[k][1])) ei = i;
+        }
+        if (ci == n || ei == n || v[ci].conf < 0.2 || v[ei].conf < 0.2) continue;
+        if (!v[ci].earliest || !v[ei].earliest || corr_rec_cmp(st, v[ci].earliest, v[ei].earliest) > 0)
+            continue;
+        /* The cause explains the effect: it is at least as likely, and named first. */
+        v[ci].conf = 1 - (1 - v[ci].conf) * (1 - 0.8 * v[ei].conf);
+        az_buf_printf(&v[ci].summary, " It led to %s (%s).", v[ei].e->id, v[ei].e->title);
+        if (ci > ei) {
+            struct cand t = v[ci];
+            memmove(&v[ei + 1], &v[ei], (ci - ei) * sizeof *v);
+            v[ei] = t;
+        }
+    }
+}
+
+struct ferr_ctx {
+    const struct corr_state *st;
+    int family;    /* -1 any of gotcha/common */
+    const struct corr_rec *best;
+};
+
+static void ferr_visit(void *vctx, const struct corr_rec *r)
+{
+    struct ferr_ctx *f = vctx;
+    if (!corr_rec_is_error(r)) return;
+    if (!f->best || corr_rec_cmp(f->st, r, f->best) < 0) f->best = r;
+}
+
+static const struct corr_rec *first_error(const struct corr_state *st, int family)
+{
+    struct ferr_ctx f = {st, family, NULL};
+    for (size_t s = 0; s < st->nsigs; s++) {
+        if (!st->sigs[s]) continue;
+        const struct match_sig *sig = match_pack_sig(st->pack, s);
+        int fam = (int)sig->entry->family;
+        if (fam != MATCH_FAMILY_GOTCHA && fam != MATCH_FAMILY_COMMON) continue;
+        if (family >= 0 && fam != family) continue;
+        if (sig->strength < MATCH_STRONG) continue;
+        corr_sig_each(st, s, ferr_visit, &f);
+    }
+    return f.best;
+}
+
+void corr_score(struct corr_state *st, struct corr_result *r)
+{
+    size_t ne = match_pack_entry_count(st->pack), nc = 0;
+    struct cand *cands = az_xcalloc(ne ? ne : 1, sizeof *cands);
+    for (size_t i = 0; i < ne; i++) {
+        const struct match_entry *e = match_pack_entry(st->pack, i);
+        if (e->family != MATCH_FAMILY_GOTCHA) continue;
+        struct cand *c = &cands[nc++];
+        c->e = e;
+        c->order = i;
+        weigh(st, c);
+    }
+    qsort(cands, nc, sizeof *cands, cand_cmp);
+    order_causes(st, cands, nc);
+
+    size_t nf = 0;
+    for (size_t i = 0; i < nc; i++)
+        if (cands[i].conf >= MIN_FINDING) nf++;
+    r->findings = az_xcalloc(nf ? nf : 1, sizeof *r->findings);
+    r->ruled_out = az_xcalloc(nc ? nc : 1, sizeof *r->ruled_out);
+    for (size_t i = 0; i < nc; i++) {
+        struct cand *c = &cands[i];
+        if (c->conf >= MIN_FINDING) {
+            struct corr_finding *f = &r->findings[r->nfindings++];
+            f->entry = c->e;
+            f->confidence = AZ_MIN(1.0, AZ_MAX(0.0, c->conf));
+            if (c->lowered.len) az_buf_printf(&c->summary, " Less likely because %s.", c->lowered.data);
+            f->summary = az_buf_steal(&c->summary);
+            sort_evidence(st, c);
+            f->nevidence = AZ_MIN(c->nev, (size_t)CORR_EVIDENCE_MAX);
+            f->evidence = az_xcalloc(f->nevidence ? f->nevidence : 1, sizeof *f->evidence);
+            for (size_t k = 0; k < f->nevidence; k++)
+                corr_evidence_from_rec(st, c->ev[k].rec, c->ev[k].note, &f->evidence[k]);
+        } else {
+            struct corr_ruled_out *ro = &r->ruled_out[r->nruled_out++];
+            ro->entry = c->e;
+            ro->reason = c->lowered.len ? az_xstrdup(c->lowered.data) : NULL;
+            if (!ro->reason) {
+                /* a reason-only claim (a detector that looked and saw nothing) */
+                for (size_t k = 0; k < st->nclaims && !ro->reason; k++)
+                    if (st->claims[k].entry == c->e && st->claims[k].reason)
+                        ro->reason = az_xstrdup(st->claims[k].reason);
+            }
+            if (!ro->reason) ro->reason = az_xstrdup(default_ruled_out(c->e->id));
+        }
+    }
+    /* ruled out in pack order, so the list reads G1..G10 */
+    for (size_t i = 1; i < r->nruled_out; i++)
+        for (size_t j = i; j > 0; j--) {
+            size_t a = 0, b = 0;
+            for (size_t k = 0; k < ne; k++) {
+                if (match_pack_entry(st->pack, k) == r->ruled_out[j - 1].entry) a = k;
+                if (match_pack_entry(st->pack, k) == r->ruled_out[j].entry) b = k;
+            }
+            if (a <= b) break;
+            struct corr_ruled_out t = r->ruled_out[j - 1];
+            r->ruled_out[j - 1] = r->ruled_out[j];
+            r->ruled_out[j] = t;
+        }
+    double thr = st->cfg->threshold > 0 ? st->cfg->threshold : 0.35;
+    r->confidence = r->nfindings ? r->findings[0].confidence : 0;
+    r->verdict = r->nfindings && r->findings[0].confidence >= thr ? r->findings[0].entry : NULL;
+
+    const struct corr_rec *fe = NULL;
+    if (!r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON);
+    if (!fe) fe = first_error(st, -1);
+    if (fe) {
+        r->first_error = az_xcalloc(1, sizeof *r->first_error);
+        corr_evidence_from_rec(st, fe, NULL, r->first_error);
+        r->first_error_entry = fe->sig ? fe->sig->entry : NULL;
+    }
+    for (size_t i = 0; i < nc; i++) {
+        free(cands[i].ev);
+        az_buf_free(&cands[i].summary);
+        az_buf_free(&cands[i].lowered);
+    }
+    free(cands);
+}

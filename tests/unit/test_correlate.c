@@ -1,0 +1,463 @@
+/*
+ * tests/unit/test_correlate.c - the correlator's detectors, scoring and determinism on small
+ * real-shaped runs written into a per-test temporary directory, scanned with a minimal pack
+ * written there too (docs/patterns.md format), so the tests do not depend on the shipped pack.
+ *
+ * Where the fixture shapes come from:
+ *  - nvidia-smi --query-gpu=timestamp,temperature.gpu,power.draw --format=csv rows
+ *    ("2026/05/12 13:21:03.100, 67, 104.72 W"): nvidia-smi's CSV format, as sampled by the skill's
+ *    thermal-sample.sh (wshobson/agents dgx-spark-ops) and shown in XuehaiPan/nvitop#208;
+ *  - the nvidia-smi table row "| N/A   45C    P0    11W /  N/A |  Not Supported |" for GB10:
+ *    snowflakedb/ArcticTraining#345;
+ *  - the PyTorch OOM line: c10/cuda/CUDACachingAllocator.cpp's message (pytorch/pytorch);
+ *  - "NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory [NV_ERR_NO_MEMORY]" and
+ *    "NVRM: Xid (PCI:0000:01:00): 79, pid=..., GPU has fallen off the bus.": NVIDIA driver dmesg
+ *    lines quoted in public issues (gotcha-checks-notes.md);
+ *  - pip's "Attempting uninstall: torch / Found existing installation / Successfully uninstalled
+ *    torch-2.9.0a0+50eac811a6.nv25.9": pip's install output, as in the NGC-torch replacement issue
+ *    quoted in gotcha-checks-notes.md (G9);
+ *  - "ImportError: ...so: undefined symbol: cudaGetDriverEntryPointByVersion": the dynamic loader's
+ *    message for a wheel linked against another CUDA runtime (G1 in the notes);
+ *  - the preflight line "G9 PASS: running inside a container (Docker/Podman marker file present)":
+ *    the skill's preflight.sh output contract.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "correlate/corr.h"
+
+static char g_dir[64];
+static struct match_pack *g_pack;
+
+/* A minimal pack: the entries and fact names the correlator relies on. */
+static const char *const pack_json =
+    "{\"entries\": [\n"
+    " {\"id\": \"G1\", \"family\": \"gotcha\", \"title\": \"CUDA 12/13 ABI mismatch\", \"symptom\": \"s\","
+    "  \"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\", \"signatures\": [\n"
+    "  {\"id\": \"G1.undefined-symbol-cuda-fn\", \"kinds\": [\"any\"], \"strength\": \"strong\","
+    "   \"regex\": \"undefined symbol: (?<symbol>cu[A-Za-z0-9_]+)\", \"facts\": {\"symbol\": \"string\"},"
+    "   \"summary\": \"undefined CUDA symbol\","
+    "   \"examples\": {\"match\": [\"ImportError: x.so: undefined symbol: cudaGetDriverEntryPointByVersion\"],"
+    "    \"no_match\": [\"undefined symbol: _ZN3c10\"]}, \"sources\": [\"test\"]}]},\n"
+    " {\"id\": \"G3\", \"family\": \"gotcha\", \"title\": \"UMA OOM below 128GB\", \"symptom\": \"s\","
+    "  \"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\", \"signatures\": [\n"
+    "  {\"id\": \"G3.torch-cuda-oom\", \"kinds\": [\"any\"], \"strength\": \"strong\","
+    "   \"regex\": \"CUDA out of memory\\\\. Tried to allocate (?<tried>[0-9.]+ [KMGT]iB)\","
+    "   \"facts\": {\"tried\": \"bytes\"}, \"summary\": \"PyTorch CUDA OOM\","
+    "   \"examples\": {\"match\": [\"CUDA out of memory. Tried to allocate 2.00 GiB\"],"
+    "    \"no_match\": [\"out of memory\"]}, \"sources\": [\"test\"]},\n"
+    "  {\"id\": \"G3.torch-oom-allocated\", \"kinds\": [\"any\"], \"strength\": \"strong\","
+    "   \"regex\": \"Of the allocated memory (?<allocated>[0-9.]+ [KMGT]iB) is allocated by PyTorch, and"
+    " (?<reserved>[0-9.]+ [KMGT]iB) is reserved\", \"facts\": {\"allocated\": \"bytes\", \"reserved\": \"bytes\"},"
+    "   \"examples\": {\"match\": [\"Of the allocated memory 1.00 GiB is allocated by PyTorch, and 1.00 GiB is reserved\"],"
+    "    \"no_match\": [\"allocated\"]}, \"sources\": [\"test\"]},\n"
+    "  {\"id\": \"G3.nv-err-no-memory\", \"kinds\": [\"any\"], \"strength\": \"weak\","
+    "   \"regex\": \"NV_ERR_NO_MEMORY\", \"examples\": {\"match\": [\"[NV_ERR_NO_MEMORY]\"],"
+    "    \"no_match\": [\"NV_ERR\"]}, \"sources\": [\"test\"]}]},\n"
+    " {\"id\": \"G4\", \"family\": \"gotcha\", \"title\": \"Thermal throttling\", \"symptom\": \"s\","
+    "  \"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\", \"signatures\": []},\n"
+    " {\"id\": \"G9\", \"family\": \"gotcha\", \"title\": \"Container-first, not bare pip\", \"symptom\": \"s\","
+    "  \"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\", \"signatures\": [\n"
+    "  {\"id\": \"G9.uninstalled\", \"kinds\": [\"any\"], \"strength\": \"strong\","
+    "   \"regex\": \"Successfully uninstalled (?<package>[A-Za-z0-9_.]+)-(?<old_version>[0-9][^ ]*)\","
+    "   \"facts\": {\"package\": \"string\", \"old_version\": \"string\"}, \"summary\": \"pip uninstalled a package\","
+    "   \"examples\": {\"match\": [\"Successfully uninstalled torch-2.9.0\"], \"no_match\": [\"Successfully installed torch-2.9.1\"]},"
+    "   \"sources\": [\"test\"]}]},\n"
+    " {\"id\": \"C.xid\", \"family\": \"common\", \"title\": \"NVIDIA Xid error\", \"fix\": \"f\", \"signatures\": [\n"
+    "  {\"id\": \"C.xid.79\", \"kinds\": [\"any\"], \"strength\": \"decisive\","
+    "   \"regex\": \"NVRM: Xid \\\\(PCI:[^)]+\\\\): (?<xid>79),\", \"facts\": {\"xid\": \"number\"},"
+    "   \"summary\": \"Xid 79: GPU has fallen off the bus\","
+    "   \"examples\": {\"match\": [\"NVRM: Xid (PCI:0000:01:00): 79, pid=1\"], \"no_match\": [\"Xid 13\"]},"
+    "   \"sources\": [\"test\"]}]},\n"
+    " {\"id\": \"CTX.container\", \"family\": \"context\", \"title\": \"container\", \"signatures\": [\n"
+    "  {\"id\": \"CTX.container.preflight\", \"kinds\": [\"any\"], \"strength\": \"context\","
+    "   \"regex\": \"running inside a container\", \"examples\": {\"match\": [\"G9 PASS: running inside a container\"],"
+    "    \"no_match\": [\"G9 UNKNOWN\"]}, \"sources\": [\"test\"]}]},\n"
+    " {\"id\": \"CTX.gpu\", \"family\": \"context\", \"title\": \"GPU\", \"signatures\": [\n"
+    "  {\"id\": \"CTX.gpu.name\", \"kinds\": [\"any\"], \"strength\": \"context\","
+    "   \"regex\": \"(?<gpu_name>NVIDIA (?:GB10|H100[A-Za-z0-9 ]*))\", \"facts\": {\"gpu_name\": \"string\"},"
+    "   \"examples\": {\"match\": [\"NVIDIA GB10\"], \"no_match\": [\"NVIDIA\"]}, \"sources\": [\"test\"]}]},\n"
+    " {\"id\": \"SERIES.throughput\", \"family\": \"series\", \"title\": \"throughput\", \"signatures\": [\n"
+    "  {\"id\": \"SERIES.throughput.tok-s\", \"kinds\": [\"any\"], \"strength\": \"context\","
+    "   \"regex\": \"(?<tokens_per_s>[0-9.]+) tok/s\", \"literals\": [\"tok/s\"],"
+    "   \"facts\": {\"tokens_per_s\": \"number\"},"
+    "   \"examples\": {\"match\": [\"8089 tok/s\"], \"no_match\": [\"tok\"]}, \"sources\": [\"test\"]}]}\n"
+    "]}\n";
+
+static void remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    const struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (unlink(path) != 0) remove_tree(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+static void write_file(const char *sub, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, sub);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/%s/%s", g_dir, sub, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void setup(void)
+{
+    snprintf(g_dir, sizeof g_dir, "/tmp/gotcha-corr-XXXXXX");
+    cr_assert_not_null(mkdtemp(g_dir));
+    write_file("pack", "test.json", pack_json);
+    char pdir[128];
+    snprintf(pdir, sizeof pdir, "%s/pack", g_dir);
+    const char *dirs[] = {pdir};
+    struct az_buf err = AZ_BUF_INIT;
+    enum az_status st = match_pack_load(&g_pack, dirs, 1, &err);
+    cr_assert_eq(st, AZ_OK, "test pack failed to load: %s", err.data ? err.data : "");
+    az_buf_free(&err);
+}
+
+static void teardown(void)
+{
+    match_pack_free(g_pack);
+    g_pack = NULL;
+    remove_tree(g_dir);
+}
+
+TestSuite(correlate, .init = setup, .fini = teardown, .timeout = 60);
+
+/* Scan the files of run/<sub> given in that order. */
+static struct corr_result *analyze_files(const char *sub, const char *const *names, size_t n)
+{
+    struct corr_config cfg;
+    corr_config_default(&cfg, g_pack);
+    struct match_scanner *sc = match_scanner_new(g_pack);
+    char paths[8][512];
+    const char *pp[8];
+    for (size_t i = 0; i < n && i < 8; i++) {
+        snprintf(paths[i], sizeof paths[i], "%s/%s/%s", g_dir, sub, names[i]);
+        pp[i] = paths[i];
+    }
+    struct corr_result *r = NULL;
+    cr_assert_eq(corr_analyze(&cfg, sc, pp, n, &r), AZ_OK);
+    cr_assert_not_null(r);
+    match_scanner_free(sc);
+    return r;
+}
+
+static struct corr_result *analyze_dir(const char *sub)
+{
+    struct corr_config cfg;
+    corr_config_default(&cfg, g_pack);
+    struct match_scanner *sc = match_scanner_new(g_pack);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, sub);
+    const char *pp[] = {path};
+    struct corr_result *r = NULL;
+    cr_assert_eq(corr_analyze(&cfg, sc, pp, 1, &r), AZ_OK);
+    match_scanner_free(sc);
+    return r;
+}
+
+static const char *verdict_id(const struct corr_result *r)
+{
+    return r->verdict ? r->verdict->id : "none";
+}
+
+static double finding_conf(const struct corr_result *r, const char *id)
+{
+    for (size_t i = 0; i < r->nfindings; i++)
+        if (!strcmp(r->findings[i].entry->id, id)) return r->findings[i].confidence;
+    return 0;
+}
+
+/* A thermal sampler CSV: one row per 30 s for 70 min, power and temperature by row. */
+static char *sampler_csv(double (*power)(int), double (*temp)(int), int rows)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "timestamp, temperature.gpu, power.draw [W]\n");
+    for (int i = 0; i < rows; i++) {
+        int secs = 13 * 3600 + 4 * 60 + i * 30;
+        az_buf_printf(&b, "2026/05/12 %02d:%02d:%02d.100, %.0f, %.2f W\n", secs / 3600, secs / 60 % 60,
+                      secs % 60, temp(i), power(i));
+    }
+    return az_buf_steal(&b);
+}
+
+static double p_plateau(int i) { return i < 4 ? 13.0 + i : 95.0 + (i * 7 % 8); }
+static double t_rising(int i) { return i < 4 ? 40.0 : 65.0 + i * 27.0 / 140.0; }
+static double p_200(int i) { return i < 4 ? 13.0 : 196.0 + (i * 7 % 9); }
+static double t_steady(int i) { return i < 4 ? 40.0 : 61.0 + (i % 3); }
+
+Test(correlate, power_plateau_near_100w_with_rising_temperature_is_g4)
+{
+    char *csv = sampler_csv(p_plateau, t_rising, 140);
+    write_file("run", "thermal.csv", csv);
+    free(csv);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G4", "verdict %s (%.2f): %s", verdict_id(r), r->confidence,
+                     r->nfindings ? r->findings[0].summary : "");
+    cr_assert(strstr(r->findings[0].summary, " W for ") != NULL, "summary has numbers: %s",
+              r->findings[0].summary);
+    cr_assert_gt(r->findings[0].nevidence, 0);
+    int has_power = 0;
+    for (size_t i = 0; i < r->nseries; i++)
+        if (!strcmp(r->series[i].name, "power.draw") && r->series[i].npoints == 140) has_power = 1;
+    cr_assert(has_power, "the power series has every sample");
+    corr_result_free(r);
+}
+
+Test(correlate, power_at_200w_with_steady_temperature_is_not_g4)
+{
+    char *csv = sampler_csv(p_200, t_steady, 140);
+    write_file("run", "thermal.csv", csv);
+    free(csv);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none");
+    cr_assert_lt(finding_conf(r, "G4"), 0.35);
+    corr_result_free(r);
+}
+
+Test(correlate, plateau_with_steady_cool_temperature_is_not_g4)
+{
+    char *csv = sampler_csv(p_plateau, t_steady, 140);
+    write_file("run", "thermal.csv", csv);
+    free(csv);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none", "a cool ~100 W run is healthy: %s",
+                     r->nfindings ? r->findings[0].summary : "");
+    corr_result_free(r);
+}
+
+Test(correlate, throughput_drop_during_plateau_adds_to_g4)
+{
+    char *csv = sampler_csv(p_plateau, t_rising, 140);
+    write_file("run", "thermal.csv", csv);
+    free(csv);
+    struct az_buf b = AZ_BUF_INIT;
+    for (int i = 0; i < 60; i++) {
+        int secs = 13 * 3600 + 6 * 60 + i * 60;
+        double tps = i < 35 ? 8000 + (i % 5) * 20 : 4700 + (i % 5) * 20;
+        az_buf_printf(&b, "2026-05-12 %02d:%02d:%02d,055 INFO [train] step %d/4000 | loss 1.9 | %.0f tok/s\n",
+                      secs / 3600, secs / 60 % 60, secs % 60, (i + 1) * 20, tps);
+    }
+    write_file("run", "train.log", b.data);
+    az_buf_free(&b);
+    struct corr_result *with_drop = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(with_drop), "G4");
+    cr_assert(strstr(with_drop->findings[0].summary, "Throughput fell") != NULL, "%s",
+              with_drop->findings[0].summary);
+    double c1 = with_drop->confidence;
+    corr_result_free(with_drop);
+    unlink(strcat(strcpy((char[600]){0}, g_dir), "/run/train.log"));
+    struct corr_result *plain = analyze_dir("run");
+    cr_assert_gt(c1, plain->confidence);
+    corr_result_free(plain);
+}
+
+static const char *const oom_line =
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+    "capacity of 119.70 GiB of which 1.16 GiB is free. Including non-PyTorch memory, this process "
+    "has 70.00 GiB memory in use. Of the allocated memory 68.50 GiB is allocated by PyTorch, and "
+    "1.50 GiB is reserved by PyTorch but unallocated.";
+
+Test(correlate, oom_at_70gb_with_memory_not_supported_is_g3)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "2026-05-12 10:00:01,000 INFO loading checkpoint shards\n");
+    az_buf_printf(&b, "2026-05-12 10:03:12,000 ERROR %s\n", oom_line);
+    write_file("run", "train.log", b.data);
+    az_buf_free(&b);
+    write_file("run", "nvidia-smi.txt",
+               "Tue May 12 10:03:30 2026\n"
+               "+-----------------------------------------------------------------------------------------+\n"
+               "| NVIDIA-SMI 580.95.05              Driver Version: 580.95.05      CUDA Version: 13.0     |\n"
+               "|=========================================+========================+======================|\n"
+               "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |                  N/A |\n"
+               "| N/A   45C    P0             11W /  N/A  | Not Supported          |      0%      Default |\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
+    cr_assert(strstr(r->findings[0].summary, "70.0 GiB") != NULL, "%s", r->findings[0].summary);
+    cr_assert_gt(r->confidence, 0.6);
+    cr_assert_eq(r->context.is_gb10, 1);
+    corr_result_free(r);
+}
+
+Test(correlate, oom_on_an_80gb_device_is_not_g3)
+{
+    write_file("run", "train.log",
+               "2026-05-12 10:03:12,000 ERROR torch.OutOfMemoryError: CUDA out of memory. Tried to "
+               "allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 20.00 MiB is free. "
+               "Of the allocated memory 76.50 GiB is allocated by PyTorch, and 1.50 GiB is reserved by "
+               "PyTorch but unallocated.\n"
+               "2026-05-12 10:00:00,000 INFO device NVIDIA H100 80GB HBM3\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none", "a full 80 GB H100 is a plain OOM: %s (%.2f)",
+                     verdict_id(r), r->confidence);
+    cr_assert_eq(r->context.is_gb10, 0);
+    corr_result_free(r);
+}
+
+Test(correlate, nv_err_no_memory_alone_is_not_g3)
+{
+    write_file("run", "dmesg.log",
+               "[Tue May 12 10:00:01 2026] NVRM: loading NVIDIA UNIX Open Kernel Module for aarch64  580.95.05\n"
+               "[Tue May 12 10:00:09 2026] NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory "
+               "[NV_ERR_NO_MEMORY] (0x00000051) returned from _memdescAllocInternal(pMemDesc) @ mem_desc.c:1359\n");
+    write_file("run", "train.log", "2026-05-12 10:01:00,000 INFO step 20 | 8000 tok/s\n"
+                                   "2026-05-12 10:02:00,000 INFO step 40 | 8010 tok/s\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none");
+    cr_assert_lt(finding_conf(r, "G3"), 0.35);
+    /* G3 is either ruled out or weighed low, and either way the reason names the line */
+    int explained = 0;
+    for (size_t i = 0; i < r->nruled_out; i++)
+        if (!strcmp(r->ruled_out[i].entry->id, "G3") && strstr(r->ruled_out[i].reason, "NV_ERR_NO_MEMORY"))
+            explained = 1;
+    for (size_t i = 0; i < r->nfindings; i++)
+        if (!strcmp(r->findings[i].entry->id, "G3") && strstr(r->findings[i].summary, "healthy startups"))
+            explained = 1;
+    cr_assert(explained, "the reason G3 is weak is given");
+    corr_result_free(r);
+}
+
+static void write_pip_then_symbol(void)
+{
+    write_file("run", "job.log",
+               "2026-05-12 10:02:00,000 INFO job: pip install -U unsloth\n"
+               "Attempting uninstall: torch\n"
+               "    Found existing installation: torch 2.9.0a0+50eac811a6.nv25.9\n"
+               "    Uninstalling torch-2.9.0a0+50eac811a6.nv25.9:\n"
+               "      Successfully uninstalled torch-2.9.0a0+50eac811a6.nv25.9\n"
+               "Successfully installed torch-2.9.1\n"
+               "2026-05-12 10:05:00,000 INFO job: python train.py\n"
+               "2026-05-12 10:05:03,000 ERROR ImportError: /usr/local/lib/python3.12/dist-packages/"
+               "xformers/_C.so: undefined symbol: cudaGetDriverEntryPointByVersion\n");
+}
+
+Test(correlate, pip_replacing_torch_then_undefined_symbol_is_g9_then_g1)
+{
+    write_pip_then_symbol();
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G9");
+    cr_assert_geq(r->nfindings, 2);
+    cr_assert_str_eq(r->findings[0].entry->id, "G9");
+    cr_assert_str_eq(r->findings[1].entry->id, "G1");
+    cr_assert(strstr(r->findings[0].summary, "torch") != NULL, "%s", r->findings[0].summary);
+    corr_result_free(r);
+}
+
+Test(correlate, container_marker_lowers_g9)
+{
+    write_file("bare", "job.log",
+               "2026-05-12 10:02:00,000 INFO job: pip install -U unsloth\n"
+               "      Successfully uninstalled torch-2.9.0a0+50eac811a6.nv25.9\n");
+    write_file("boxed", "job.log",
+               "2026-05-12 10:02:00,000 INFO job: pip install -U unsloth\n"
+               "      Successfully uninstalled torch-2.9.0a0+50eac811a6.nv25.9\n");
+    write_file("boxed", "preflight.txt",
+               "G9 PASS: running inside a container (Docker/Podman marker file present)\n");
+    struct corr_result *bare = analyze_dir("bare");
+    struct corr_result *boxed = analyze_dir("boxed");
+    double cb = finding_conf(bare, "G9"), cx = finding_conf(boxed, "G9");
+    cr_assert_gt(cb, 0.35, "bare host: %.2f", cb);
+    cr_assert_lt(cx, cb * 0.6, "container %.2f vs bare %.2f", cx, cb);
+    cr_assert_eq(boxed->context.in_container, 1);
+    corr_result_free(bare);
+    corr_result_free(boxed);
+}
+
+Test(correlate, xid79_alone_is_none_with_first_error)
+{
+    write_file("run", "dmesg.log",
+               "[Tue May 12 10:00:01 2026] NVRM: loading NVIDIA UNIX Open Kernel Module for aarch64  580.95.05\n"
+               "[Tue May 12 11:40:17 2026] NVRM: Xid (PCI:0000:01:00): 79, pid=4121, name=python3, GPU has fallen off the bus.\n");
+    write_file("run", "train.log", "2026-05-12 10:01:00,000 INFO step 20 | 8000 tok/s\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none");
+    cr_assert_not_null(r->first_error_entry);
+    cr_assert_str_eq(r->first_error_entry->id, "C.xid");
+    cr_assert_not_null(r->first_error);
+    cr_assert_eq(r->first_error->line, 2);
+    cr_assert(strstr(r->first_error->path, "dmesg.log") != NULL);
+    corr_result_free(r);
+}
+
+Test(correlate, healthy_run_is_none_without_first_error)
+{
+    write_file("run", "train.log",
+               "2026-05-12 10:00:00,000 INFO device NVIDIA GB10\n"
+               "2026-05-12 10:01:00,000 INFO step 20 | loss 2.1 | 8000 tok/s\n"
+               "2026-05-12 10:02:00,000 INFO step 40 | loss 1.9 | 8010 tok/s\n"
+               "2026-05-12 10:03:00,000 INFO training complete\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none");
+    cr_assert_null(r->first_error);
+    cr_assert_eq(r->nfindings, 0);
+    cr_assert_eq(r->nruled_out, 4, "every gotcha of the pack is ruled out");
+    cr_assert_eq(r->ninputs, 1);
+    cr_assert_eq(r->inputs[0].records, 4);
+    corr_result_free(r);
+}
+
+Test(correlate, same_result_in_any_input_order)
+{
+    write_pip_then_symbol();
+    char *csv = sampler_csv(p_plateau, t_rising, 40);
+    write_file("run", "thermal.csv", csv);
+    free(csv);
+    const char *order1[] = {"job.log", "thermal.csv"};
+    const char *order2[] = {"thermal.csv", "job.log"};
+    struct corr_result *a = analyze_files("run", order1, 2);
+    struct corr_result *b = analyze_files("run", order2, 2);
+    cr_assert_str_eq(verdict_id(a), verdict_id(b));
+    cr_assert_eq(a->nfindings, b->nfindings);
+    for (size_t i = 0; i < a->nfindings; i++) {
+        cr_assert_eq(a->findings[i].entry, b->findings[i].entry);
+        cr_assert_float_eq(a->findings[i].confidence, b->findings[i].confidence, 1e-12);
+        cr_assert_str_eq(a->findings[i].summary, b->findings[i].summary);
+    }
+    cr_assert_eq(a->nevents, b->nevents);
+    for (size_t i = 0; i < a->nevents; i++) {
+        cr_assert_str_eq(a->timeline[i].path, b->timeline[i].path);
+        cr_assert_eq(a->timeline[i].line, b->timeline[i].line);
+        cr_assert_str_eq(a->timeline[i].label, b->timeline[i].label);
+    }
+    cr_assert_eq(a->ninputs, 2);
+    cr_assert_str_eq(a->inputs[0].path, b->inputs[0].path);
+    corr_result_free(a);
+    corr_result_free(b);
+}
+
+Test(correlate, raw_dmesg_uptime_is_placed_on_the_run_clock)
+{
+    write_file("run", "dmesg.log",
+               "[    0.000000] Linux version 6.11.0-1016-nvidia (buildd@ubuntu) #16-Ubuntu SMP\n"
+               "[ 6017.123456] NVRM: Xid (PCI:0000:01:00): 79, pid=4121, name=python3, GPU has fallen off the bus.\n"
+               "[ 6020.000000] nvidia-modeset: ERROR: GPU:0: Idling display engine timed out\n");
+    write_file("run", "train.log",
+               "2026-05-12 10:00:00,000 INFO start\n"
+               "2026-05-12 11:40:20,000 INFO last step\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_not_null(r->first_error);
+    cr_assert_eq(r->first_error->time.kind, AZ_TIME_ABS);
+    cr_assert_eq(r->first_error->time_approx, 1);
+    /* end-aligned: uptime 6020 s is the run's last stamp, so the Xid is 2.877 s before it */
+    int64_t end = r->end.usec;
+    cr_assert_eq(end - r->first_error->time.usec, 2876544);
+    corr_result_free(r);
+}
