@@ -107,6 +107,19 @@ const struct match_sig *match_pack_find_sig(const struct match_pack *p, const ch
  */
 size_t match_pack_check(const struct match_pack *p, struct az_buf *report);
 
+/* Example lines of s: the "match" ones when want_match, else the "no_match" ones. Borrowed from
+ * the pack; *n is their number. */
+const char *const *match_sig_examples(const struct match_sig *s, int want_match, size_t *n);
+/* The literals the prefilter uses for s (declared, else derived from the regex), lowercased.
+ * Borrowed from the pack; *n is their number. */
+const char *const *match_sig_literals(const struct match_sig *s, size_t *n);
+/**
+ * match_sig_exec() : run s's regex alone on a record, without the prefilter or the kinds filter
+ * (for checks, `explain` and tests; allocates, so not for the scan path).
+ * @return 1 match, 0 no match, -1 a PCRE2 limit was hit.
+ */
+int match_sig_exec(const struct match_sig *s, const char *p, size_t len);
+
 /* ---- scanning ---- */
 
 struct match_fact {

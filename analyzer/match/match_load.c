@@ -1,0 +1,636 @@
+/*
+ * match/match_load.c - load and validate the signature pack (docs/patterns.md), compile its
+ * regexes with JIT and build the literal searcher.
+ *
+ * Validation is strict and exhaustive: every problem of every file is reported, one per line, so a
+ * pack author fixes them in one round. Unknown fields are errors: a typo must never silently
+ * disable a signature.
+ */
+#include <assert.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "match/match_private.h"
+
+#define MAX_LITERALS 64 /* per signature */
+
+struct loader {
+    struct match_pack *p;
+    struct az_buf *err;
+    size_t nerr;
+    const char *file; /* path of the file being loaded */
+    int extra;        /* loading an extra pack */
+};
+
+static void problem(struct loader *ld, const char *what, const char *fmt, ...) AZ_PRINTF(3, 4);
+
+static void problem(struct loader *ld, const char *what, const char *fmt, ...) {
+    va_list ap;
+    ld->nerr++;
+    if (!ld->err) return;
+    az_buf_printf(ld->err, "%s: %s: ", ld->file, what);
+    va_start(ap, fmt);
+    az_buf_vprintf(ld->err, fmt, ap);
+    va_end(ap);
+    az_buf_putc(ld->err, '\n');
+}
+
+static const char *own(struct match_pack *p, const char *s) {
+    char *c = az_xstrdup(s ? s : "");
+    az_grow((void **)&p->strings, &p->cap_strings, p->nstrings + 1, sizeof(*p->strings));
+    p->strings[p->nstrings++] = c;
+    return c;
+}
+
+/* ---- names ---- */
+
+static const char *const strength_names[] = {"context", "weak", "strong", "decisive"};
+static const char *const family_names[] = {"gotcha", "common", "context", "series"};
+static const char *const fact_type_names[] = {"string", "number", "bytes"};
+
+static int name_index(const char *const *names, size_t n, const char *s) {
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(names[i], s) == 0) return (int)i;
+    return -1;
+}
+
+const char *match_strength_name(enum match_strength s) {
+    return (size_t)s < AZ_ARRAY_LEN(strength_names) ? strength_names[s] : "?";
+}
+
+const char *match_family_name(enum match_family f) {
+    return (size_t)f < AZ_ARRAY_LEN(family_names) ? family_names[f] : "?";
+}
+
+/* ---- field checks ---- */
+
+/* Report every key of obj not in allowed (NULL-terminated). */
+static void check_fields(struct loader *ld, const char *what, json_t *obj,
+                         const char *const *allowed) {
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v) {
+        size_t i = 0;
+        while (allowed[i] && strcmp(allowed[i], key) != 0) i++;
+        if (!allowed[i]) problem(ld, what, "unknown field \"%s\"", key);
+    }
+}
+
+/* The string field key of obj; NULL (reported when required) when absent or not a string. */
+static const char *get_str(struct loader *ld, const char *what, json_t *obj, const char *key,
+                           int required) {
+    json_t *v = json_object_get(obj, key);
+    if (!v) {
+        if (required) problem(ld, what, "missing required field \"%s\"", key);
+        return NULL;
+    }
+    if (!json_is_string(v)) {
+        problem(ld, what, "field \"%s\" must be a string", key);
+        return NULL;
+    }
+    return json_string_value(v);
+}
+
+/* A list of strings; NULL (reported) when absent, not a list, or holding a non-string. */
+static json_t *get_str_list(struct loader *ld, const char *what, json_t *obj, const char *key,
+                            int required, int nonempty) {
+    json_t *v = json_object_get(obj, key);
+    if (!v) {
+        if (required) problem(ld, what, "missing required field \"%s\"", key);
+        return NULL;
+    }
+    if (!json_is_array(v)) {
+        problem(ld, what, "field \"%s\" must be a list of strings", key);
+        return NULL;
+    }
+    size_t i;
+    json_t *x;
+    json_array_foreach(v, i, x) {
+        if (!json_is_string(x)) {
+            problem(ld, what, "field \"%s\" must be a list of strings (item %zu)", key, i);
+            return NULL;
+        }
+    }
+    if (nonempty && json_array_size(v) == 0) {
+        problem(ld, what, "field \"%s\" must not be empty", key);
+        return NULL;
+    }
+    return v;
+}
+
+static char **copy_str_list(json_t *list, size_t *n) {
+    *n = list ? json_array_size(list) : 0;
+    if (*n == 0) return NULL;
+    char **out = az_xcalloc(*n, sizeof(*out));
+    for (size_t i = 0; i < *n; i++) out[i] = az_xstrdup(json_string_value(json_array_get(list, i)));
+    return out;
+}
+
+static void free_str_list(char **l, size_t n) {
+    for (size_t i = 0; i < n; i++) free(l[i]);
+    free(l);
+}
+
+/* "G1".."G10" -> 1..10; 0 otherwise. */
+static int gotcha_number(const char *id) {
+    if (id[0] != 'G' || !isdigit((unsigned char)id[1]) || id[1] == '0') return 0;
+    char *end;
+    long n = strtol(id + 1, &end, 10);
+    return *end == '\0' && n >= 1 && n <= 10 ? (int)n : 0;
+}
+
+static int valid_name_chars(const char *s) {
+    if (!*s) return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.') return 0;
+    return 1;
+}
+
+/* The entry id's shape for its family; NULL when fine, else what is wrong. */
+static const char *entry_id_problem(enum match_family f, const char *id) {
+    switch (f) {
+    case MATCH_FAMILY_GOTCHA:
+        return gotcha_number(id) ? NULL : "gotcha ids are G1..G10";
+    case MATCH_FAMILY_COMMON:
+        return strncmp(id, "C.", 2) == 0 && valid_name_chars(id + 2) ? NULL
+                                                                    : "common ids are C.<name>";
+    case MATCH_FAMILY_CONTEXT:
+        return strcmp(id, "CTX") == 0 || (strncmp(id, "CTX.", 4) == 0 && valid_name_chars(id + 4))
+                   ? NULL
+                   : "context ids are CTX or CTX.<name>";
+    case MATCH_FAMILY_SERIES:
+        return strcmp(id, "SERIES") == 0 ||
+                       (strncmp(id, "SERIES.", 7) == 0 && valid_name_chars(id + 7))
+                   ? NULL
+                   : "series ids are SERIES or SERIES.<name>";
+    }
+    return "unknown family";
+}
+
+/* ---- entries and signatures ---- */
+
+static struct match_entry_priv *find_entry(struct match_pack *p, const char *id) {
+    for (size_t i = 0; i < p->nentries; i++)
+        if (strcmp(p->entries[i]->pub.id, id) == 0) return p->entries[i];
+    return NULL;
+}
+
+static struct match_sig_priv *find_sig(const struct match_pack *p, const char *id) {
+    for (size_t i = 0; i < p->nsigs; i++)
+        if (strcmp(p->sigs[i]->pub.id, id) == 0) return p->sigs[i];
+    return NULL;
+}
+
+static void sig_free(struct match_sig_priv *s) {
+    if (!s) return;
+    pcre2_code_free(s->code);
+    free_str_list(s->literals, s->nliterals);
+    free_str_list(s->ex_match, s->nex_match);
+    free_str_list(s->ex_nomatch, s->nex_nomatch);
+    free(s->facts);
+    free(s->fact_group);
+    free(s->fact_declared);
+    free(s);
+}
+
+/* Compile the regex and collect its named groups as facts. 0 on success. */
+static int sig_compile(struct loader *ld, struct match_sig_priv *s, const char *id, json_t *facts) {
+    int ec;
+    PCRE2_SIZE eoff;
+    s->code = pcre2_compile((PCRE2_SPTR)s->pub.regex, PCRE2_ZERO_TERMINATED, 0, &ec, &eoff, NULL);
+    if (!s->code) {
+        PCRE2_UCHAR msg[256];
+        pcre2_get_error_message(ec, msg, sizeof(msg));
+        problem(ld, id, "bad regex: %s at offset %zu", (const char *)msg, (size_t)eoff);
+        return -1;
+    }
+    s->jit = pcre2_jit_compile(s->code, PCRE2_JIT_COMPLETE) == 0;
+
+    uint32_t nnames = 0, entry_size = 0, ncap = 0;
+    PCRE2_SPTR table = NULL;
+    pcre2_pattern_info(s->code, PCRE2_INFO_NAMECOUNT, &nnames);
+    pcre2_pattern_info(s->code, PCRE2_INFO_NAMEENTRYSIZE, &entry_size);
+    pcre2_pattern_info(s->code, PCRE2_INFO_NAMETABLE, &table);
+    pcre2_pattern_info(s->code, PCRE2_INFO_CAPTURECOUNT, &ncap);
+    if (ncap + 1 > ld->p->max_groups) ld->p->max_groups = ncap + 1;
+
+    int bad = 0;
+    if (facts) {
+        const char *key;
+        json_t *v;
+        json_object_foreach(facts, key, v) {
+            if (!json_is_string(v) || name_index(fact_type_names, AZ_ARRAY_LEN(fact_type_names),
+                                                 json_string_value(v)) < 0) {
+                problem(ld, id, "fact \"%s\": unknown fact type (string, number or bytes)", key);
+                bad = 1;
+            }
+            if (pcre2_substring_number_from_name(s->code, (PCRE2_SPTR)key) < 0) {
+                problem(ld, id, "fact \"%s\" is declared but the regex has no group (?<%s>...)",
+                        key, key);
+                bad = 1;
+            }
+        }
+    }
+    if (bad) return -1;
+
+    s->pub.nfacts = nnames;
+    if (nnames == 0) return 0;
+    s->facts = az_xcalloc(nnames, sizeof(*s->facts));
+    s->fact_group = az_xcalloc(nnames, sizeof(*s->fact_group));
+    s->fact_declared = az_xcalloc(nnames, sizeof(*s->fact_declared));
+    /* The name table is sorted by name; store the facts by group number, as they appear. */
+    for (uint32_t i = 0; i < nnames; i++) {
+        PCRE2_SPTR e = table + (size_t)i * entry_size;
+        uint32_t group = ((uint32_t)e[0] << 8) | e[1];
+        const char *name = (const char *)(e + 2);
+        uint32_t at = i;
+        while (at > 0 && s->fact_group[at - 1] > group) {
+            s->facts[at] = s->facts[at - 1];
+            s->fact_group[at] = s->fact_group[at - 1];
+            s->fact_declared[at] = s->fact_declared[at - 1];
+            at--;
+        }
+        json_t *t = facts ? json_object_get(facts, name) : NULL;
+        s->facts[at].name = own(ld->p, name);
+        s->facts[at].type = t ? (enum match_fact_type)name_index(
+                                    fact_type_names, AZ_ARRAY_LEN(fact_type_names),
+                                    json_string_value(t))
+                              : MATCH_FACT_STRING;
+        s->fact_group[at] = group;
+        s->fact_declared[at] = t != NULL;
+    }
+    if (nnames > ld->p->max_facts) ld->p->max_facts = nnames;
+    s->pub.facts = s->facts;
+    return 0;
+}
+
+static const char *const sig_fields[] = {"id",      "kinds", "strength", "regex",    "literals",
+                                         "facts",   "summary", "note",   "examples", "sources",
+                                         NULL};
+
+/* Parse one signature of entry e; NULL (problems reported) when unusable. */
+static struct match_sig_priv *load_sig(struct loader *ld, const struct match_entry_priv *e,
+                                       json_t *js, size_t idx) {
+    char what[256];
+    if (!json_is_object(js)) {
+        snprintf(what, sizeof(what), "%s: signature %zu", e->pub.id, idx);
+        problem(ld, what, "must be an object");
+        return NULL;
+    }
+    size_t nerr0 = ld->nerr;
+    const char *id = get_str(ld, e->pub.id, js, "id", 0);
+    if (!id) {
+        snprintf(what, sizeof(what), "%s: signature %zu", e->pub.id, idx);
+        if (!json_object_get(js, "id")) problem(ld, what, "missing required field \"id\"");
+    } else {
+        snprintf(what, sizeof(what), "%s", id);
+        size_t elen = strlen(e->pub.id);
+        if (strncmp(id, e->pub.id, elen) != 0 || id[elen] != '.' || !valid_name_chars(id + elen + 1))
+            problem(ld, what, "signature ids are \"%s.<name>\"", e->pub.id);
+        if (find_sig(ld->p, id)) problem(ld, what, "duplicate signature id");
+    }
+    check_fields(ld, what, js, sig_fields);
+
+    struct match_sig_priv *s = az_xcalloc(1, sizeof(*s));
+    s->pub.id = id ? own(ld->p, id) : "";
+    s->pub.entry = &e->pub;
+
+    json_t *kinds = get_str_list(ld, what, js, "kinds", 1, 1);
+    size_t i;
+    json_t *k;
+    if (kinds) json_array_foreach(kinds, i, k) {
+            const char *kn = json_string_value(k);
+            int kind;
+            if (strcmp(kn, "any") == 0) {
+                s->pub.kinds = (1u << TOK_KIND_COUNT) - 1;
+            } else if ((kind = tok_kind_from_name(kn)) >= 0) {
+                s->pub.kinds |= 1u << kind;
+            } else {
+                problem(ld, what, "unknown kind \"%s\"", kn);
+            }
+        }
+
+    const char *strength = get_str(ld, what, js, "strength", 1);
+    if (strength) {
+        int st = name_index(strength_names, AZ_ARRAY_LEN(strength_names), strength);
+        if (st < 0)
+            problem(ld, what, "unknown strength \"%s\" (decisive, strong, weak or context)",
+                    strength);
+        else
+            s->pub.strength = (enum match_strength)st;
+    }
+    s->pub.summary = own(ld->p, get_str(ld, what, js, "summary", 0));
+    s->pub.note = own(ld->p, get_str(ld, what, js, "note", 0));
+    get_str_list(ld, what, js, "sources", 1, 1);
+
+    json_t *facts = json_object_get(js, "facts");
+    if (facts && !json_is_object(facts)) {
+        problem(ld, what, "field \"facts\" must be an object {\"name\": \"type\"}");
+        facts = NULL;
+    }
+
+    json_t *ex = json_object_get(js, "examples");
+    if (!ex) {
+        problem(ld, what, "missing required field \"examples\"");
+    } else if (!json_is_object(ex)) {
+        problem(ld, what, "field \"examples\" must be an object {\"match\": [...], "
+                          "\"no_match\": [...]}");
+    } else {
+        static const char *const ex_fields[] = {"match", "no_match", NULL};
+        char exwhat[300];
+        snprintf(exwhat, sizeof(exwhat), "%s: examples", what);
+        check_fields(ld, exwhat, ex, ex_fields);
+        s->ex_match = copy_str_list(get_str_list(ld, exwhat, ex, "match", 1, 1), &s->nex_match);
+        s->ex_nomatch =
+            copy_str_list(get_str_list(ld, exwhat, ex, "no_match", 1, 1), &s->nex_nomatch);
+    }
+
+    const char *regex = get_str(ld, what, js, "regex", 1);
+    if (regex) {
+        s->pub.regex = own(ld->p, regex);
+        sig_compile(ld, s, what, facts);
+
+        json_t *lits = get_str_list(ld, what, js, "literals", 0, 1);
+        if (lits) {
+            json_t *l;
+            s->literals = az_xcalloc(json_array_size(lits), sizeof(*s->literals));
+            json_array_foreach(lits, i, l) {
+                const char *ls = json_string_value(l);
+                size_t n = json_string_length(l);
+                if (n < MATCH_MIN_LITERAL || memchr(ls, '\0', n)) {
+                    problem(ld, what, "literal \"%s\" is shorter than %u bytes", ls,
+                            MATCH_MIN_LITERAL);
+                    continue;
+                }
+                char *low = az_xstrndup(ls, n);
+                for (char *c = low; *c; c++) *c = (char)match_lower[(uint8_t)*c];
+                s->literals[s->nliterals++] = low;
+            }
+        } else if (!json_object_get(js, "literals")) {
+            char *derived[MAX_LITERALS];
+            size_t n = match_derive_literals(regex, derived, MAX_LITERALS);
+            if (n == 0) {
+                problem(ld, what, "no literal of %u+ bytes can be derived from the regex: declare "
+                                  "\"literals\"",
+                        MATCH_MIN_LITERAL);
+            } else {
+                s->literals = az_xcalloc(n, sizeof(*s->literals));
+                memcpy(s->literals, derived, n * sizeof(*derived));
+                s->nliterals = n;
+            }
+        }
+    }
+    if (ld->nerr != nerr0 || !id) {
+        sig_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void entry_add_sig(struct match_entry_priv *e, const struct match_sig *s) {
+    az_grow((void **)&e->sigs, &e->cap, e->pub.nsigs + 1, sizeof(*e->sigs));
+    e->sigs[e->pub.nsigs++] = s;
+    e->pub.sigs = e->sigs;
+}
+
+static const char *const entry_fields[] = {"id",  "family", "title",     "symptom", "cause",
+                                           "check", "fix",  "signatures", NULL};
+
+static void load_entry(struct loader *ld, json_t *je, size_t idx) {
+    char what[128];
+    snprintf(what, sizeof(what), "entry %zu", idx);
+    if (!json_is_object(je)) {
+        problem(ld, what, "must be an object");
+        return;
+    }
+    const char *id = get_str(ld, what, je, "id", 1);
+    if (id) snprintf(what, sizeof(what), "%s", id);
+    check_fields(ld, what, je, entry_fields);
+    json_t *sigs = json_object_get(je, "signatures");
+    if (!sigs) {
+        problem(ld, what, "missing required field \"signatures\"");
+    } else if (!json_is_array(sigs)) {
+        problem(ld, what, "field \"signatures\" must be a list");
+        sigs = NULL;
+    }
+    if (!id) return;
+
+    struct match_entry_priv *e = find_entry(ld->p, id);
+    const char *family = get_str(ld, what, je, "family", e == NULL);
+    int fam = -1;
+    if (family) {
+        fam = name_index(family_names, AZ_ARRAY_LEN(family_names), family);
+        if (fam < 0)
+            problem(ld, what, "unknown family \"%s\" (gotcha, common, context or series)", family);
+    }
+    if (e) {
+        /* Extra packs extend an entry; the base pack defines each entry once. */
+        if (!ld->extra) problem(ld, what, "duplicate entry id (also in %s)", e->pub.source);
+        if (fam >= 0 && (enum match_family)fam != e->pub.family)
+            problem(ld, what, "family \"%s\" differs from the existing entry's \"%s\"", family,
+                    match_family_name(e->pub.family));
+    } else {
+        if (fam >= 0) {
+            const char *shape = entry_id_problem((enum match_family)fam, id);
+            if (shape) problem(ld, what, "bad id: %s", shape);
+        }
+        int gotcha = fam == MATCH_FAMILY_GOTCHA;
+        const char *title = get_str(ld, what, je, "title", 1);
+        const char *symptom = get_str(ld, what, je, "symptom", gotcha);
+        const char *cause = get_str(ld, what, je, "cause", gotcha);
+        const char *check = get_str(ld, what, je, "check", gotcha);
+        const char *fix = get_str(ld, what, je, "fix", gotcha);
+        e = az_xcalloc(1, sizeof(*e));
+        e->pub.id = own(ld->p, id);
+        e->pub.family = fam >= 0 ? (enum match_family)fam : MATCH_FAMILY_COMMON;
+        e->pub.title = own(ld->p, title);
+        e->pub.symptom = own(ld->p, symptom);
+        e->pub.cause = own(ld->p, cause);
+        e->pub.check = own(ld->p, check);
+        e->pub.fix = own(ld->p, fix);
+        e->pub.source = own(ld->p, ld->file);
+        e->pub.sigs = NULL;
+        az_grow((void **)&ld->p->entries, &ld->p->cap_entries, ld->p->nentries + 1,
+                sizeof(*ld->p->entries));
+        ld->p->entries[ld->p->nentries++] = e;
+    }
+    if (!sigs) return;
+    size_t i;
+    json_t *js;
+    json_array_foreach(sigs, i, js) {
+        struct match_sig_priv *s = load_sig(ld, e, js, i);
+        if (!s) continue;
+        az_grow((void **)&ld->p->sigs, &ld->p->cap_sigs, ld->p->nsigs + 1, sizeof(*ld->p->sigs));
+        ld->p->sigs[ld->p->nsigs++] = s;
+        entry_add_sig(e, &s->pub);
+    }
+}
+
+static void load_file(struct loader *ld, const char *path) {
+    json_error_t jerr;
+    ld->file = path;
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        ld->nerr++;
+        if (ld->err)
+            az_buf_printf(ld->err, "%s:%d:%d: bad JSON: %s\n", path, jerr.line, jerr.column,
+                          jerr.text);
+        return;
+    }
+    if (!json_is_object(root)) {
+        problem(ld, "file", "must be a JSON object {\"entries\": [...]}");
+    } else {
+        static const char *const top_fields[] = {"entries", NULL};
+        check_fields(ld, "file", root, top_fields);
+        json_t *entries = json_object_get(root, "entries");
+        if (!entries || !json_is_array(entries)) {
+            problem(ld, "file", "missing required field \"entries\" (a list)");
+        } else {
+            size_t i;
+            json_t *je;
+            json_array_foreach(entries, i, je) load_entry(ld, je, i);
+        }
+    }
+    json_decref(root);
+}
+
+static int str_cmp(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void load_dir(struct loader *ld, const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) {
+        ld->nerr++;
+        if (ld->err) az_buf_printf(ld->err, "%s: cannot open pattern directory: %s\n", dir,
+                                   strerror(errno));
+        return;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    const struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (len <= 5 || de->d_name[0] == '.' || strcmp(de->d_name + len - 5, ".json") != 0)
+            continue;
+        az_grow((void **)&names, &cap, n + 1, sizeof(*names));
+        names[n++] = az_xasprintf("%s/%s", dir, de->d_name);
+    }
+    closedir(d);
+    if (n == 0) {
+        ld->nerr++;
+        if (ld->err) az_buf_printf(ld->err, "%s: no *.json pattern files\n", dir);
+    }
+    qsort(names, n, sizeof(*names), str_cmp);
+    for (size_t i = 0; i < n; i++) {
+        load_file(ld, names[i]);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* ---- ordering ---- */
+
+static int entry_rank(const struct match_entry *e, int *num) {
+    *num = e->family == MATCH_FAMILY_GOTCHA ? gotcha_number(e->id) : 0;
+    return (int)e->family;
+}
+
+static int entry_cmp(const void *a, const void *b) {
+    const struct match_entry *x = &(*(struct match_entry_priv *const *)a)->pub;
+    const struct match_entry *y = &(*(struct match_entry_priv *const *)b)->pub;
+    int nx, ny;
+    int rx = entry_rank(x, &nx), ry = entry_rank(y, &ny);
+    if (rx != ry) return rx < ry ? -1 : 1;
+    if (nx != ny) return nx < ny ? -1 : 1;
+    return strcmp(x->id, y->id);
+}
+
+/* Sort entries, then lay the signatures out in entry order: that is "pack order". */
+static void order_pack(struct match_pack *p) {
+    qsort(p->entries, p->nentries, sizeof(*p->entries), entry_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < p->nentries; i++) {
+        struct match_entry_priv *e = p->entries[i];
+        for (size_t j = 0; j < e->pub.nsigs; j++) {
+            struct match_sig_priv *s = (struct match_sig_priv *)(void *)(uintptr_t)e->sigs[j];
+            s->pub.index = k;
+            p->sigs[k++] = s;
+        }
+    }
+    assert(k == p->nsigs);
+}
+
+enum az_status match_pack_load(struct match_pack **out, const char *const *dirs, size_t ndirs,
+                               struct az_buf *err) {
+    *out = NULL;
+    (void)match_pcre2_version(); /* fill the static text while still single-threaded */
+    struct match_pack *p = az_xcalloc(1, sizeof(*p));
+    struct loader ld = {p, err, 0, "", 0};
+    if (ndirs == 0) {
+        ld.nerr++;
+        if (err) az_buf_puts(err, "no pattern directory given\n");
+    }
+    for (size_t i = 0; i < ndirs; i++) {
+        ld.extra = i > 0;
+        load_dir(&ld, dirs[i]);
+    }
+    if (ld.nerr) {
+        match_pack_free(p);
+        return AZ_FAIL;
+    }
+    order_pack(p);
+    p->mctx = pcre2_match_context_create(NULL);
+    if (!p->mctx) az_xmalloc((size_t)-1); /* PCRE2 reports exhaustion only this way */
+    pcre2_set_match_limit(p->mctx, MATCH_PCRE2_MATCH_LIMIT);
+    pcre2_set_depth_limit(p->mctx, MATCH_PCRE2_DEPTH_LIMIT);
+    match_searcher_build(p);
+    *out = p;
+    return AZ_OK;
+}
+
+void match_pack_free(struct match_pack *p) {
+    if (!p) return;
+    for (size_t i = 0; i < p->nsigs; i++) sig_free(p->sigs[i]);
+    for (size_t i = 0; i < p->nentries; i++) {
+        free(p->entries[i]->sigs);
+        free(p->entries[i]);
+    }
+    free_str_list(p->strings, p->nstrings);
+    free(p->sigs);
+    free(p->entries);
+    pcre2_match_context_free(p->mctx);
+    match_searcher_free(&p->search);
+    free(p);
+}
+
+/* ---- lookups ---- */
+
+size_t match_pack_entry_count(const struct match_pack *p) { return p->nentries; }
+
+const struct match_entry *match_pack_entry(const struct match_pack *p, size_t i) {
+    return i < p->nentries ? &p->entries[i]->pub : NULL;
+}
+
+const struct match_entry *match_pack_find_entry(const struct match_pack *p, const char *id) {
+    for (size_t i = 0; i < p->nentries; i++)
+        if (strcmp(p->entries[i]->pub.id, id) == 0) return &p->entries[i]->pub;
+    return NULL;
+}
+
+size_t match_pack_sig_count(const struct match_pack *p) { return p->nsigs; }
+
+const struct match_sig *match_pack_sig(const struct match_pack *p, size_t i) {
+    return i < p->nsigs ? &p->sigs[i]->pub : NULL;
+}
+
+const struct match_sig *match_pack_find_sig(const struct match_pack *p, const char *id) {
+    const struct match_sig_priv *s = find_sig(p, id);
+    return s ? &s->pub : NULL;
+}

@@ -1,0 +1,114 @@
+/*
+ * match/match_private.h - internals shared by the match module's files: the pack's private
+ * structures, literal derivation and the multi-literal searcher. Not for other modules.
+ */
+#ifndef MATCH_PRIVATE_H
+#define MATCH_PRIVATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <pcre2.h> /* compiled regexes live in the private structs */
+
+#include "common/az.h"
+#include "match/match.h"
+
+/* Bounds of every regex run: a signature that exceeds them counts as not matching. */
+#define MATCH_PCRE2_MATCH_LIMIT 1000000u
+#define MATCH_PCRE2_DEPTH_LIMIT 10000u
+/* Shortest literal the prefilter accepts: shorter ones would hit almost every line. */
+#define MATCH_MIN_LITERAL 3u
+
+struct match_sig_priv {
+    struct match_sig pub;          /* first member: a public pointer converts back */
+    pcre2_code *code;              /* owned */
+    int jit;                       /* 1 when pcre2_jit_compile() succeeded */
+    char **literals;               /* owned, lowercased, each >= MATCH_MIN_LITERAL bytes */
+    size_t nliterals;
+    char **ex_match, **ex_nomatch; /* owned example lines */
+    size_t nex_match, nex_nomatch;
+    struct match_fact_def *facts;  /* owned, by group number; pub.facts points here */
+    uint32_t *fact_group;          /* capture group number of each fact */
+    uint8_t *fact_declared;        /* listed in "facts": every match example must set it */
+};
+
+struct match_entry_priv {
+    struct match_entry pub;        /* first member */
+    const struct match_sig **sigs; /* owned array (pub.sigs points here) */
+    size_t cap;
+};
+
+/* One distinct literal of the searcher and the signatures that require it. */
+struct match_lit {
+    const uint8_t *s; /* lowercased bytes (owned by a signature) */
+    uint32_t len;
+    uint32_t first_sig; /* index into match_searcher.lit_sigs */
+    uint32_t nsigs;
+};
+
+/*
+ * The searcher: every position of a record is a candidate start; its next 4 bytes, case-folded
+ * with | 0x20 and hashed, index a bitmap of the literals' first 4 bytes (a 3-byte literal enters
+ * once per possible 4th byte). The positions are independent, so the loop runs at the CPU's
+ * throughput instead of a dependent skip chain's latency, and short literals cost nothing extra.
+ * A set bit is verified against the keys of that hash (a bucket of the sorted keys).
+ */
+struct match_key {
+    uint32_t hash;
+    uint32_t lit; /* index into lits */
+};
+
+struct match_searcher {
+    unsigned bits;          /* the bitmap has 1 << bits bits; 0 when there is no literal */
+    uint64_t *bitmap;
+    struct match_key *keys; /* sorted by hash, then lit */
+    size_t nkeys;
+    uint32_t *key_start;    /* (1 << bits) + 1 offsets into keys, by hash */
+    uint32_t *lits3;        /* literals of exactly 3 bytes: checked at a record's last 3 bytes */
+    size_t nlits3;
+    struct match_lit *lits;
+    size_t nlits;
+    uint32_t *lit_sigs;     /* signature indices, grouped per literal */
+};
+
+struct match_pack {
+    struct match_entry_priv **entries; /* sorted: G1..G10, common, context, series */
+    size_t nentries, cap_entries;
+    struct match_sig_priv **sigs;      /* pack order: by entry, then as loaded */
+    size_t nsigs, cap_sigs;
+    char **strings;                    /* every owned string of the public structs */
+    size_t nstrings, cap_strings;
+    size_t max_facts;                  /* largest nfacts of any signature */
+    uint32_t max_groups;               /* largest capture count of any regex */
+    pcre2_match_context *mctx;         /* the limits; copied by each scanner */
+    struct match_searcher search;
+};
+
+static inline const struct match_sig_priv *match_sig_priv_of(const struct match_sig *s) {
+    return (const struct match_sig_priv *)(const void *)s;
+}
+
+/**
+ * match_derive_literals() : the literals a regex needs, per the rules in docs/patterns.md: one per
+ * top-level alternative, else the longest mandatory run of literal bytes. Each is lowercased.
+ * @return the number of literals stored in out (at most maxout, each caller-freed with free()),
+ * 0 when none of MATCH_MIN_LITERAL bytes can be derived.
+ */
+size_t match_derive_literals(const char *regex, char **out, size_t maxout);
+
+/* Build p->search from every signature's literals. */
+void match_searcher_build(struct match_pack *p);
+void match_searcher_free(struct match_searcher *w);
+
+/* Callback of match_searcher_run(): the literal lit occurs in the record. */
+typedef void (*match_lit_fn)(void *ctx, const struct match_lit *lit);
+void match_searcher_run(const struct match_searcher *w, const uint8_t *p, size_t len,
+                        match_lit_fn fn, void *ctx);
+
+/* ASCII lowercase table shared by the searcher and the checks. */
+extern const uint8_t match_lower[256];
+
+/* 1 when the lowercased needle occurs in p[0..len) ASCII case-insensitively. */
+int match_contains_lower(const char *p, size_t len, const char *needle, size_t nlen);
+
+#endif /* MATCH_PRIVATE_H */

@@ -1,0 +1,309 @@
+/*
+ * match/match_scan.c - tag records with the pack's signatures, typed facts, the examples check.
+ *
+ * Hot path: match_scanner_scan(). One literal pass marks candidate signatures (a per-scanner
+ * generation stamp dedupes them without clearing anything per record); only candidates run their
+ * regex. Everything it touches was allocated by match_scanner_new().
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "match/match_private.h"
+
+#define FACT_NUM_MAX 64 /* longest numeric text parsed; longer captures are not numbers */
+
+struct match_scanner {
+    const struct match_pack *p;
+    pcre2_match_data *md;        /* sized for the regex with the most groups */
+    pcre2_match_context *mctx;   /* the pack's limits plus this scanner's JIT stack */
+    pcre2_jit_stack *jit_stack;
+    uint32_t *stamp;             /* per signature: generation of the last record that marked it */
+    uint32_t gen;
+    uint32_t *cand;              /* marked signatures of the current record */
+    size_t ncand;
+    uint32_t kind_mask;          /* kinds bit of the current record */
+    uint64_t *limit_hits;        /* per signature */
+    struct match_fact *facts;    /* scratch for one hit */
+};
+
+/* ---- facts ---- */
+
+static double parse_number(const char *v, size_t len, const char **rest) {
+    char buf[FACT_NUM_MAX + 1];
+    size_t n = 0;
+    while (len > 0 && (*v == ' ' || *v == '\t')) {
+        v++;
+        len--;
+    }
+    /* thousands separators ("1,024") are dropped; the copy bounds strtod */
+    for (size_t i = 0; i < len && n < FACT_NUM_MAX; i++) {
+        if (v[i] == ',' && i > 0 && i + 1 < len && v[i + 1] >= '0' && v[i + 1] <= '9') continue;
+        buf[n++] = v[i];
+    }
+    buf[n] = '\0';
+    char *end;
+    double d = strtod(buf, &end);
+    if (end == buf) return NAN;
+    /* map the end back onto v: count kept bytes */
+    size_t used = (size_t)(end - buf), i = 0;
+    for (size_t kept = 0; i < len && kept < used; i++)
+        if (!(v[i] == ',' && i > 0 && i + 1 < len && v[i + 1] >= '0' && v[i + 1] <= '9')) kept++;
+    *rest = v + i;
+    return d;
+}
+
+static int unit_is(const char *u, size_t n, const char *name) {
+    if (strlen(name) != n) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (match_lower[(uint8_t)u[i]] != (uint8_t)name[i]) return 0;
+    return 1;
+}
+
+/* "20.00 MiB" -> 20971520; units are binary multiples whatever their spelling. */
+static double parse_bytes(const char *v, size_t len) {
+    const char *rest;
+    double d = parse_number(v, len, &rest);
+    if (isnan(d)) return d;
+    const char *end = v + len;
+    while (rest < end && (*rest == ' ' || *rest == '\t')) rest++;
+    size_t n = (size_t)(end - rest);
+    while (n > 0 && (rest[n - 1] == ' ' || rest[n - 1] == '\t')) n--;
+    static const char *const units[][4] = {
+        {"", "b", "bytes", "byte"}, {"k", "kb", "kib", "kb"}, {"m", "mb", "mib", "mb"},
+        {"g", "gb", "gib", "gb"},   {"t", "tb", "tib", "tb"},
+    };
+    double mult = 1;
+    for (size_t i = 0; i < AZ_ARRAY_LEN(units); i++, mult *= 1024.0)
+        for (size_t j = 0; j < 4; j++)
+            if (unit_is(rest, n, units[i][j])) return d * mult;
+    return NAN;
+}
+
+static void fill_fact(struct match_fact *f, const struct match_fact_def *def, const char *subject,
+                      const PCRE2_SIZE *ov, uint32_t group, uint32_t ngroups) {
+    f->def = def;
+    f->val = NULL;
+    f->len = 0;
+    f->num = NAN;
+    if (group >= ngroups || ov[2 * group] == PCRE2_UNSET) return;
+    f->val = subject + ov[2 * group];
+    f->len = ov[2 * group + 1] - ov[2 * group];
+    if (def->type == MATCH_FACT_NUMBER) {
+        const char *rest;
+        f->num = parse_number(f->val, f->len, &rest);
+    } else if (def->type == MATCH_FACT_BYTES) {
+        f->num = parse_bytes(f->val, f->len);
+    }
+}
+
+const struct match_fact *match_hit_fact(const struct match_hit *h, const char *name) {
+    for (size_t i = 0; i < h->nfacts; i++)
+        if (strcmp(h->facts[i].def->name, name) == 0) return h->facts[i].val ? &h->facts[i] : NULL;
+    return NULL;
+}
+
+/* ---- running one regex ---- */
+
+/* pcre2 result: > 0 match, PCRE2_ERROR_NOMATCH, or a limit / other error (< 0). */
+static int run_regex(const struct match_sig_priv *s, const char *p, size_t len,
+                     pcre2_match_data *md, pcre2_match_context *mctx) {
+    if (s->jit) return pcre2_jit_match(s->code, (PCRE2_SPTR)p, len, 0, 0, md, mctx);
+    return pcre2_match(s->code, (PCRE2_SPTR)p, len, 0, 0, md, mctx);
+}
+
+/* ---- scanner ---- */
+
+struct match_scanner *match_scanner_new(const struct match_pack *p) {
+    struct match_scanner *s = az_xcalloc(1, sizeof(*s));
+    s->p = p;
+    s->md = pcre2_match_data_create(p->max_groups ? p->max_groups : 1, NULL);
+    s->mctx = pcre2_match_context_copy(p->mctx);
+    s->jit_stack = pcre2_jit_stack_create(32 * 1024, 1024 * 1024, NULL);
+    if (!s->md || !s->mctx || !s->jit_stack) az_xmalloc((size_t)-1); /* out of memory */
+    pcre2_jit_stack_assign(s->mctx, NULL, s->jit_stack);
+    size_t n = p->nsigs ? p->nsigs : 1;
+    s->stamp = az_xcalloc(n, sizeof(*s->stamp));
+    s->cand = az_xcalloc(n, sizeof(*s->cand));
+    s->limit_hits = az_xcalloc(n, sizeof(*s->limit_hits));
+    s->facts = az_xcalloc(p->max_facts ? p->max_facts : 1, sizeof(*s->facts));
+    return s;
+}
+
+void match_scanner_free(struct match_scanner *s) {
+    if (!s) return;
+    pcre2_match_data_free(s->md);
+    pcre2_match_context_free(s->mctx);
+    pcre2_jit_stack_free(s->jit_stack);
+    free(s->stamp);
+    free(s->cand);
+    free(s->limit_hits);
+    free(s->facts);
+    free(s);
+}
+
+static void mark_literal(void *ctx, const struct match_lit *lit) {
+    struct match_scanner *s = ctx;
+    const uint32_t *sigs = s->p->search.lit_sigs + lit->first_sig;
+    for (uint32_t i = 0; i < lit->nsigs; i++) {
+        uint32_t k = sigs[i];
+        if (s->stamp[k] == s->gen) continue;
+        s->stamp[k] = s->gen;
+        if (s->p->sigs[k]->pub.kinds & s->kind_mask) s->cand[s->ncand++] = k;
+    }
+}
+
+size_t match_scanner_scan(struct match_scanner *s, enum tok_kind kind, const char *p, size_t len,
+                          match_hit_fn fn, void *ctx) {
+    const struct match_pack *pk = s->p;
+    if (AZ_UNLIKELY(++s->gen == 0)) { /* wrapped: old stamps could collide */
+        memset(s->stamp, 0, pk->nsigs * sizeof(*s->stamp));
+        s->gen = 1;
+    }
+    s->ncand = 0;
+    s->kind_mask = 1u << kind;
+    match_searcher_run(&pk->search, (const uint8_t *)p, len, mark_literal, s);
+    if (AZ_LIKELY(s->ncand == 0)) return 0;
+
+    /* pack order: few candidates, insertion sort */
+    for (size_t i = 1; i < s->ncand; i++) {
+        uint32_t v = s->cand[i];
+        size_t j = i;
+        for (; j > 0 && s->cand[j - 1] > v; j--) s->cand[j] = s->cand[j - 1];
+        s->cand[j] = v;
+    }
+    size_t nhit = 0;
+    for (size_t i = 0; i < s->ncand; i++) {
+        const struct match_sig_priv *sig = pk->sigs[s->cand[i]];
+        int rc = run_regex(sig, p, len, s->md, s->mctx);
+        if (rc == PCRE2_ERROR_NOMATCH) continue;
+        if (rc < 0) {
+            /* match/depth/JIT-stack limit (or a PCRE2 error): counted, never a match */
+            s->limit_hits[s->cand[i]]++;
+            continue;
+        }
+        nhit++;
+        if (!fn) continue;
+        const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md);
+        uint32_t ngroups = (uint32_t)rc;
+        for (size_t f = 0; f < sig->pub.nfacts; f++)
+            fill_fact(&s->facts[f], &sig->facts[f], p, ov, sig->fact_group[f], ngroups);
+        struct match_hit hit = {&sig->pub, ov[0], ov[1] - ov[0], sig->pub.nfacts, s->facts};
+        fn(ctx, &hit);
+    }
+    return nhit;
+}
+
+size_t match_scanner_limit_hits(const struct match_scanner *s, struct az_buf *err) {
+    size_t n = 0;
+    for (size_t i = 0; i < s->p->nsigs; i++) {
+        if (!s->limit_hits[i]) continue;
+        n++;
+        if (err)
+            az_buf_printf(err, "%s (%llu records hit the PCRE2 match limit)\n",
+                          s->p->sigs[i]->pub.id, (unsigned long long)s->limit_hits[i]);
+    }
+    return n;
+}
+
+/* ---- examples ---- */
+
+size_t match_pack_check(const struct match_pack *p, struct az_buf *report) {
+    size_t fails = 0;
+    struct match_scanner *sc = match_scanner_new(p);
+    for (size_t i = 0; i < p->nsigs; i++) {
+        const struct match_sig_priv *s = p->sigs[i];
+        const char *id = s->pub.id;
+        for (size_t e = 0; e < s->nex_match; e++) {
+            const char *line = s->ex_match[e];
+            size_t len = strlen(line);
+            int has_lit = 0;
+            for (size_t l = 0; l < s->nliterals && !has_lit; l++)
+                has_lit = match_contains_lower(line, len, s->literals[l], strlen(s->literals[l]));
+            if (!has_lit) {
+                fails++;
+                az_buf_printf(report, "%s: match example %zu contains none of the literals: %s\n",
+                              id, e, line);
+            }
+            int rc = run_regex(s, line, len, sc->md, sc->mctx);
+            if (rc < 0) {
+                fails++;
+                az_buf_printf(report, "%s: match example %zu does not match%s: %s\n", id, e,
+                              rc == PCRE2_ERROR_NOMATCH ? "" : " (PCRE2 limit or error)", line);
+                continue;
+            }
+            const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(sc->md);
+            for (size_t f = 0; f < s->pub.nfacts; f++) {
+                if (!s->fact_declared[f]) continue;
+                struct match_fact fact;
+                fill_fact(&fact, &s->facts[f], line, ov, s->fact_group[f], (uint32_t)rc);
+                if (!fact.val) {
+                    fails++;
+                    az_buf_printf(report, "%s: match example %zu does not set fact \"%s\"\n", id,
+                                  e, s->facts[f].name);
+                } else if (s->facts[f].type != MATCH_FACT_STRING && isnan(fact.num)) {
+                    fails++;
+                    az_buf_printf(report, "%s: match example %zu: fact \"%s\" = \"%.*s\" is not "
+                                          "a %s\n",
+                                  id, e, s->facts[f].name, (int)fact.len, fact.val,
+                                  s->facts[f].type == MATCH_FACT_BYTES ? "size" : "number");
+                }
+            }
+        }
+        for (size_t e = 0; e < s->nex_nomatch; e++) {
+            const char *line = s->ex_nomatch[e];
+            int rc = run_regex(s, line, strlen(line), sc->md, sc->mctx);
+            if (rc != PCRE2_ERROR_NOMATCH) {
+                fails++;
+                az_buf_printf(report, "%s: no_match example %zu %s: %s\n", id, e,
+                              rc >= 0 ? "matches" : "hits a PCRE2 limit", line);
+            }
+        }
+    }
+    match_scanner_free(sc);
+    return fails;
+}
+
+/* ---- version ---- */
+
+static char pcre2_version_text[64];
+static pthread_once_t pcre2_version_once = PTHREAD_ONCE_INIT;
+
+static void pcre2_version_fill(void) {
+    if (pcre2_config(PCRE2_CONFIG_VERSION, pcre2_version_text) < 0)
+        snprintf(pcre2_version_text, sizeof(pcre2_version_text), "unknown");
+}
+
+const char *match_pcre2_version(void) {
+    pthread_once(&pcre2_version_once, pcre2_version_fill);
+    return pcre2_version_text;
+}
+
+/* ---- per-signature access ---- */
+
+const char *const *match_sig_examples(const struct match_sig *s, int want_match, size_t *n) {
+    const struct match_sig_priv *sp = match_sig_priv_of(s);
+    *n = want_match ? sp->nex_match : sp->nex_nomatch;
+    return (const char *const *)(want_match ? sp->ex_match : sp->ex_nomatch);
+}
+
+const char *const *match_sig_literals(const struct match_sig *s, size_t *n) {
+    const struct match_sig_priv *sp = match_sig_priv_of(s);
+    *n = sp->nliterals;
+    return (const char *const *)sp->literals;
+}
+
+int match_sig_exec(const struct match_sig *s, const char *p, size_t len) {
+    const struct match_sig_priv *sp = match_sig_priv_of(s);
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(sp->code, NULL);
+    pcre2_match_context *mctx = pcre2_match_context_create(NULL);
+    if (!md || !mctx) az_xmalloc((size_t)-1); /* out of memory */
+    pcre2_set_match_limit(mctx, MATCH_PCRE2_MATCH_LIMIT);
+    pcre2_set_depth_limit(mctx, MATCH_PCRE2_DEPTH_LIMIT);
+    int rc = run_regex(sp, p, len, md, mctx);
+    pcre2_match_data_free(md);
+    pcre2_match_context_free(mctx);
+    return rc >= 0 ? 1 : rc == PCRE2_ERROR_NOMATCH ? 0 : -1;
+}

@@ -1,0 +1,103 @@
+#!/bin/sh
+# bench/run.sh - speed and memory of gotcha against the tools a user would otherwise reach for.
+#
+#   GOTCHA_BIN=/path/to/gotcha [BENCH_SIZE=400M] [GOTCHA_PATTERNS=dir] sh bench/run.sh
+#
+# Generates a deterministic training-style log (bench/genlog.c) into bench/out/, a zstd copy, and
+# prints one table from one run of each command: wall time, throughput over the uncompressed size,
+# and gotcha's peak RSS. See bench/README.md for what each line measures and the targets.
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(dirname "$HERE")
+OUT=$HERE/out
+SIZE=${BENCH_SIZE:-400M}
+PATTERNS=${GOTCHA_PATTERNS:-$TOP/patterns}
+GOTCHA_BIN=${GOTCHA_BIN:-$TOP/gotcha}
+mkdir -p "$OUT"
+
+bytes_of() { # 400M / 1G / 123456 -> bytes
+    case $1 in
+    *[kK]) echo $((${1%?} * 1024)) ;;
+    *[mM]) echo $((${1%?} * 1024 * 1024)) ;;
+    *[gG]) echo $((${1%?} * 1024 * 1024 * 1024)) ;;
+    *) echo "$1" ;;
+    esac
+}
+NBYTES=$(bytes_of "$SIZE")
+
+cc -O2 -o "$OUT/genlog" "$HERE/genlog.c"
+LOG=$OUT/train-$SIZE.log
+if [ ! -f "$LOG" ] || [ "$(wc -c <"$LOG")" -lt "$NBYTES" ]; then
+    echo "generating $LOG ($SIZE)..." >&2
+    "$OUT/genlog" "$NBYTES" >"$LOG.tmp" && mv "$LOG.tmp" "$LOG"
+    rm -f "$LOG.zst"
+fi
+if [ ! -f "$LOG.zst" ]; then
+    zstd -q -T0 -3 -f "$LOG" -o "$LOG.zst"
+fi
+REAL_BYTES=$(wc -c <"$LOG")
+
+ERE=$OUT/regexes.txt
+set -- $(python3 "$HERE/pcre2ere.py" "$PATTERNS" "$ERE" 2>"$OUT/regexes.skipped")
+NTRANS=$2 NSKIP=$4 NICASE=$6
+GREP_I=
+if [ "$NTRANS" -gt 0 ] && [ "$NICASE" -eq "$NTRANS" ]; then GREP_I=-i; fi
+
+TIMEF=$OUT/time.out
+now_ns() { date +%s%N; }
+# measure LABEL CMD...: wall seconds and peak RSS (KiB) of one run, stdout discarded.
+measure() {
+    label=$1
+    shift
+    t0=$(now_ns)
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f %M -o "$TIMEF" "$@" >/dev/null 2>>"$OUT/stderr.log" || true
+        rss=$(tail -n 1 "$TIMEF")
+    else
+        "$@" >/dev/null 2>>"$OUT/stderr.log" || true
+        rss=-
+    fi
+    t1=$(now_ns)
+    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+    mbs=$(awk -v s="$secs" -v n="$REAL_BYTES" 'BEGIN { printf "%.0f", (s > 0) ? n / s / 1e6 : 0 }')
+    printf '%-44s %9s %9s %10s\n' "$label" "$secs" "$mbs" "$rss"
+}
+row() { # KEY LABEL CMD...
+    key=$1
+    label=$2
+    shift 2
+    measure "$label" "$@"
+    eval "T_$key=$secs; R_$key=$rss"
+}
+
+: >"$OUT/stderr.log"
+cat "$LOG" >/dev/null # warm the page cache once so every row reads from memory
+
+echo "gotcha bench: $LOG ($REAL_BYTES bytes; MB/s over the uncompressed size)"
+printf '%-44s %9s %9s %10s\n' "command" "wall s" "MB/s" "RSS KiB"
+row cat "cat file > /dev/null" cat "$LOG"
+row grep "grep -E $GREP_I -f regexes.txt ($NTRANS regexes)" grep -E $GREP_I -f "$ERE" "$LOG"
+row zstd "zstd -dc file.zst > /dev/null" zstd -dc "$LOG.zst"
+HAVE_GOTCHA=0
+if [ -x "$GOTCHA_BIN" ]; then
+    HAVE_GOTCHA=1
+    row ingest "gotcha scan --stage=ingest file" "$GOTCHA_BIN" scan --stage=ingest "$LOG"
+    row scan "gotcha scan --format json -o /dev/null file" \
+        "$GOTCHA_BIN" scan --format json -o /dev/null "$LOG"
+    row scanz "gotcha scan --format json -o /dev/null file.zst" \
+        "$GOTCHA_BIN" scan --format json -o /dev/null "$LOG.zst"
+else
+    echo "(no gotcha binary at $GOTCHA_BIN: gotcha rows skipped)"
+fi
+echo "regexes: $NTRANS translated to ERE, $NSKIP skipped (see $OUT/regexes.skipped)"
+
+if [ "$HAVE_GOTCHA" = 1 ]; then
+    awk -v g="$T_scan" -v gr="$T_grep" -v z="$T_scanz" -v zd="$T_zstd" -v r1="$R_scan" \
+        -v r2="$R_scanz" 'BEGIN {
+        rss = (r1 > r2 ? r1 : r2) / 1024
+        printf "gotcha / grep -E -f        %5.2f  (target <= 1.0)  %s\n", g / gr, g / gr <= 1.0 ? "ok" : "MISS"
+        printf "gotcha .zst / zstd -dc     %5.2f  (target <= 1.3)  %s\n", z / zd, z / zd <= 1.3 ? "ok" : "MISS"
+        printf "gotcha peak RSS            %5.1f MiB (target <= 64)  %s\n", rss, rss <= 64 ? "ok" : "MISS"
+    }'
+fi

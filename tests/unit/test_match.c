@@ -1,0 +1,709 @@
+/*
+ * tests/unit/test_match.c - the signature pack loader, literal derivation, the prefilter and the
+ * scanner. Small packs are written into a per-test temporary directory; the shipped pack is
+ * checked example by example (data-driven, like jq's tests/jq.test triples).
+ *
+ * Fixture lines copy real shapes; /work/shared/reference/gotcha-checks-notes.md lists where each
+ * came from (public PyTorch, vLLM, NCCL and NVIDIA driver issues):
+ *  - "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total
+ *    capacity of ..." is PyTorch's caching allocator message (c10/cuda/CUDACachingAllocator.cpp);
+ *  - "NVRM: Xid (PCI:0000:01:00): 79, pid=..., GPU has fallen off the bus." is the driver's dmesg
+ *    shape (NVIDIA Xid documentation);
+ *  - "ImportError: ...so: undefined symbol: ..." is the dynamic loader's message for a wheel built
+ *    against another CUDA.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "match/match.h"
+
+/* ---- temporary pack directories ---- */
+
+static char tmp_root[64];
+
+static void make_root(void) {
+    snprintf(tmp_root, sizeof(tmp_root), "/tmp/gotcha-match-XXXXXX");
+    cr_assert_not_null(mkdtemp(tmp_root));
+}
+
+static void remove_tree(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    const struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) continue;
+        char path[512];
+        snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+        if (unlink(path) != 0) remove_tree(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+static void setup(void) { make_root(); }
+static void teardown(void) { remove_tree(tmp_root); }
+
+TestSuite(match, .init = setup, .fini = teardown);
+
+/* Write text to <tmp_root>/<sub>/<name>; returns the directory (static storage, reused after
+ * 64 calls). */
+static const char *write_pack(const char *sub, const char *name, const char *text) {
+    static char dirs[64][256];
+    static unsigned next;
+    char *dir = dirs[next++ % 64];
+    char path[512];
+    snprintf(dir, 256, "%s/%s", tmp_root, sub);
+    mkdir(dir, 0700);
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+    return dir;
+}
+
+/* A one-entry pack: entry G3 holding the given signature objects (JSON text). */
+static const char *g3_pack(const char *sigs) {
+    static char buf[8192];
+    snprintf(buf, sizeof(buf),
+             "{\"entries\": [{\"id\": \"G3\", \"family\": \"gotcha\", \"title\": \"UMA OOM\",\n"
+             " \"symptom\": \"s\", \"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\",\n"
+             " \"signatures\": [%s]}]}\n",
+             sigs);
+    return buf;
+}
+
+/* A signature object with the given id, regex (JSON-escaped), extra fields and examples. */
+static char *sig_json(const char *id, const char *regex, const char *extra, const char *match,
+                      const char *no_match) {
+    static char bufs[8][2048];
+    static int n;
+    char *b = bufs[n++ % 8];
+    snprintf(b, 2048,
+             "{\"id\": \"%s\", \"kinds\": [\"any\"], \"strength\": \"strong\", \"regex\": \"%s\",%s\n"
+             " \"examples\": {\"match\": [\"%s\"], \"no_match\": [\"%s\"]},\n"
+             " \"sources\": [\"test\"]}",
+             id, regex, extra ? extra : "", match, no_match);
+    return b;
+}
+
+static enum az_status load1(const char *dir, struct match_pack **p, struct az_buf *err) {
+    const char *dirs[] = {dir};
+    return match_pack_load(p, dirs, 1, err);
+}
+
+static size_t count_lines(const char *s) {
+    size_t n = 0;
+    for (; s && *s; s++) n += *s == '\n';
+    return n;
+}
+
+/* ---- collecting hits ---- */
+
+struct hits {
+    const char *ids[64];
+    double num[64]; /* first fact's number */
+    size_t n;
+};
+
+static void collect(void *ctx, const struct match_hit *h) {
+    struct hits *c = ctx;
+    if (c->n < 64) {
+        c->num[c->n] = h->nfacts ? h->facts[0].num : NAN;
+        c->ids[c->n++] = h->sig->id;
+    }
+}
+
+static int has_hit(const struct hits *h, const char *id) {
+    for (size_t i = 0; i < h->n; i++)
+        if (strcmp(h->ids[i], id) == 0) return 1;
+    return 0;
+}
+
+/* ---- (1) the shipped pack ---- */
+
+static const char *shipped_dir(char *buf, size_t n) {
+    const char *env = getenv("GOTCHA_PATTERNS");
+    if (env && *env) return env;
+    const char *top = getenv("GOTCHA_TOP");
+    if (top && *top) {
+        snprintf(buf, n, "%s/patterns", top);
+        return buf;
+    }
+    return "patterns";
+}
+
+static struct match_pack *load_shipped(void) {
+    char buf[512];
+    const char *dir = shipped_dir(buf, sizeof(buf));
+    size_t njson = 0;
+    DIR *d = opendir(dir);
+    if (d) {
+        const struct dirent *de;
+        while ((de = readdir(d)) != NULL) {
+            size_t l = strlen(de->d_name);
+            njson += l > 5 && strcmp(de->d_name + l - 5, ".json") == 0;
+        }
+        closedir(d);
+    }
+    cr_assert_gt(njson, 0, "the shipped pack %s has no .json files (set GOTCHA_PATTERNS)", dir);
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    enum az_status st = load1(dir, &p, &err);
+    cr_assert_eq(st, AZ_OK, "shipped pack %s does not load:\n%s", dir, err.data ? err.data : "");
+    az_buf_free(&err);
+    cr_assert_gt(match_pack_sig_count(p), 0);
+    return p;
+}
+
+Test(match, shipped_pack_examples_pass_check) {
+    struct match_pack *p = load_shipped();
+    struct az_buf rep = AZ_BUF_INIT;
+    size_t fails = match_pack_check(p, &rep);
+    cr_expect_eq(fails, 0, "%zu example failures:\n%s", fails, rep.data ? rep.data : "");
+    az_buf_free(&rep);
+    match_pack_free(p);
+}
+
+/* The scan path (prefilter + kinds) must agree with the examples, not only the bare regex. */
+Test(match, shipped_pack_examples_agree_through_scan) {
+    struct match_pack *p = load_shipped();
+    struct match_scanner *sc = match_scanner_new(p);
+    size_t bad = 0;
+    for (size_t i = 0; i < match_pack_sig_count(p); i++) {
+        const struct match_sig *s = match_pack_sig(p, i);
+        int kind = 0;
+        while (kind < TOK_KIND_COUNT && !(s->kinds & (1u << kind))) kind++;
+        cr_assert_lt(kind, TOK_KIND_COUNT, "%s applies to no kind", s->id);
+        size_t n;
+        const char *const *ex = match_sig_examples(s, 1, &n);
+        for (size_t e = 0; e < n; e++) {
+            struct hits h = {0};
+            match_scanner_scan(sc, (enum tok_kind)kind, ex[e], strlen(ex[e]), collect, &h);
+            if (!has_hit(&h, s->id)) {
+                bad++;
+                cr_log_error("%s: scan misses match example: %s", s->id, ex[e]);
+            }
+        }
+        ex = match_sig_examples(s, 0, &n);
+        for (size_t e = 0; e < n; e++) {
+            struct hits h = {0};
+            match_scanner_scan(sc, (enum tok_kind)kind, ex[e], strlen(ex[e]), collect, &h);
+            if (has_hit(&h, s->id)) {
+                bad++;
+                cr_log_error("%s: scan matches no_match example: %s", s->id, ex[e]);
+            }
+        }
+    }
+    cr_expect_eq(bad, 0, "%zu examples disagree through the scan path", bad);
+    match_scanner_free(sc);
+    match_pack_free(p);
+}
+
+/* ---- (2) loader errors ---- */
+
+static char *load_error(const char *dir) {
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = (struct match_pack *)1;
+    enum az_status st = load1(dir, &p, &err);
+    cr_assert_eq(st, AZ_FAIL, "broken pack loaded");
+    cr_assert_null(p);
+    cr_assert_not_null(err.data);
+    return az_buf_steal(&err);
+}
+
+#define OOM_LINE                                                                                   \
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total "  \
+    "capacity of 119.70 GiB of which 9.88 MiB is free."
+#define OOM_REGEX "CUDA out of memory\\\\. Tried to allocate (?<tried>[0-9.]+ [KMGT]i?B)"
+#define NEAR_MISS "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation"
+
+Test(match, error_bad_json_names_file_and_line) {
+    const char *dir = write_pack("p", "g3.json", "{\"entries\": [\n  {\"id\": \"G3\",,\n]}\n");
+    char *e = load_error(dir);
+    cr_expect(strstr(e, "g3.json:2:") != NULL, "no file:line in: %s", e);
+    cr_expect(strstr(e, "bad JSON") != NULL, "%s", e);
+    free(e);
+}
+
+Test(match, error_unknown_field_is_named) {
+    const char *s = sig_json("G3.oom", OOM_REGEX, " \"sumary\": \"typo\",", OOM_LINE, NEAR_MISS);
+    char *e = load_error(write_pack("p", "g3.json", g3_pack(s)));
+    cr_expect(strstr(e, "G3.oom: unknown field \"sumary\"") != NULL, "%s", e);
+    cr_expect(strstr(e, "g3.json") != NULL, "%s", e);
+    free(e);
+}
+
+Test(match, error_duplicate_signature_id_across_files) {
+    const char *s = sig_json("G3.oom", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS);
+    write_pack("p", "a.json", g3_pack(s));
+    const char *dir = write_pack("p", "b.json",
+                                 "{\"entries\": [{\"id\": \"C.oom\", \"family\": \"common\", "
+                                 "\"title\": \"t\", \"signatures\": []}]}");
+    /* b.json is fine; now a second file defines G3 again with the same signature */
+    write_pack("p", "c.json", g3_pack(s));
+    char *e = load_error(dir);
+    cr_expect(strstr(e, "c.json: G3.oom: duplicate signature id") != NULL, "%s", e);
+    cr_expect(strstr(e, "c.json: G3: duplicate entry id") != NULL, "%s", e);
+    free(e);
+}
+
+Test(match, error_bad_regex_has_pcre2_message_and_offset) {
+    const char *s = sig_json("G3.oom", "CUDA (out of memory", NULL, OOM_LINE, NEAR_MISS);
+    char *e = load_error(write_pack("p", "g3.json", g3_pack(s)));
+    cr_expect(strstr(e, "G3.oom: bad regex: missing closing parenthesis at offset 19") != NULL,
+              "%s", e);
+    free(e);
+}
+
+Test(match, error_unknown_kind) {
+    const char *s = sig_json("G3.oom", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS);
+    char text[8192];
+    snprintf(text, sizeof(text), "%s", g3_pack(s));
+    char *k = strstr(text, "[\"any\"]");
+    memcpy(k, "[\"krn\"]", 7);
+    char *e = load_error(write_pack("p", "g3.json", text));
+    cr_expect(strstr(e, "G3.oom: unknown kind \"krn\"") != NULL, "%s", e);
+    free(e);
+}
+
+Test(match, error_unknown_strength) {
+    const char *s = sig_json("G3.oom", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS);
+    char text[8192];
+    snprintf(text, sizeof(text), "%s", g3_pack(s));
+    char *k = strstr(text, "\"strong\"");
+    memcpy(k, "\"strung\"", 8);
+    char *e = load_error(write_pack("p", "g3.json", text));
+    cr_expect(strstr(e, "G3.oom: unknown strength \"strung\"") != NULL, "%s", e);
+    free(e);
+}
+
+Test(match, error_fact_without_group) {
+    const char *s = sig_json("G3.oom", OOM_REGEX, " \"facts\": {\"tired\": \"bytes\"},", OOM_LINE,
+                             NEAR_MISS);
+    char *e = load_error(write_pack("p", "g3.json", g3_pack(s)));
+    cr_expect(strstr(e, "G3.oom: fact \"tired\" is declared but the regex has no group") != NULL,
+              "%s", e);
+    free(e);
+}
+
+Test(match, error_unknown_fact_type) {
+    const char *s = sig_json("G3.oom", OOM_REGEX, " \"facts\": {\"tried\": \"size\"},", OOM_LINE,
+                             NEAR_MISS);
+    char *e = load_error(write_pack("p", "g3.json", g3_pack(s)));
+    cr_expect(strstr(e, "G3.oom: fact \"tried\": unknown fact type") != NULL, "%s", e);
+    free(e);
+}
+
+Test(match, error_underivable_literal_asks_to_declare) {
+    const char *s = sig_json("G3.num", "\\\\d+\\\\s+\\\\d+", NULL, "12 34", "ab");
+    char *e = load_error(write_pack("p", "g3.json", g3_pack(s)));
+    cr_expect(strstr(e, "G3.num: no literal of 3+ bytes can be derived") != NULL, "%s", e);
+    free(e);
+}
+
+Test(match, error_missing_examples_and_field) {
+    const char *pack = "{\"entries\": [{\"id\": \"G3\", \"family\": \"gotcha\", \"title\": \"t\", "
+                       "\"symptom\": \"s\", \"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\", "
+                       "\"signatures\": [{\"id\": \"G3.x\", \"kinds\": [\"any\"], "
+                       "\"regex\": \"CUDA out of memory\", \"sources\": [\"t\"]}]}]}";
+    char *e = load_error(write_pack("p", "g3.json", pack));
+    cr_expect(strstr(e, "G3.x: missing required field \"strength\"") != NULL, "%s", e);
+    cr_expect(strstr(e, "G3.x: missing required field \"examples\"") != NULL, "%s", e);
+    free(e);
+}
+
+Test(match, error_bad_ids_reported_all_at_once) {
+    const char *s1 = sig_json("G3x", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS);
+    const char *s2 = sig_json("G3.y", "foo(", NULL, "foo", "bar");
+    char sigs[4096];
+    snprintf(sigs, sizeof(sigs), "%s, %s", s1, s2);
+    write_pack("p", "a.json", g3_pack(sigs));
+    const char *dir = write_pack("p", "b.json",
+                                 "{\"entries\": [{\"id\": \"G11\", \"family\": \"gotcha\", "
+                                 "\"title\": \"t\", \"symptom\": \"s\", \"cause\": \"c\", "
+                                 "\"check\": \"k\", \"fix\": \"f\", \"signatures\": []}]}");
+    char *e = load_error(dir);
+    cr_expect(strstr(e, "a.json: G3x: signature ids are \"G3.<name>\"") != NULL, "%s", e);
+    cr_expect(strstr(e, "a.json: G3.y: bad regex") != NULL, "%s", e);
+    cr_expect(strstr(e, "b.json: G11: bad id: gotcha ids are G1..G10") != NULL, "%s", e);
+    cr_expect_geq(count_lines(e), 3, "%s", e);
+    free(e);
+}
+
+/* ---- (3) literal derivation ---- */
+
+/* The literals derived for a regex (JSON-escaped), joined with '|'; "" when none. */
+static void derived(const char *regex, char *out, size_t outsz) {
+    char dir[64];
+    static int n;
+    snprintf(dir, sizeof(dir), "d%d", n++);
+    const char *s = sig_json("G3.x", regex, NULL, "x", "y");
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    out[0] = '\0';
+    if (load1(write_pack(dir, "g3.json", g3_pack(s)), &p, &err) == AZ_OK) {
+        size_t nl;
+        const char *const *l = match_sig_literals(match_pack_sig(p, 0), &nl);
+        for (size_t i = 0; i < nl; i++) {
+            if (i) strncat(out, "|", outsz - strlen(out) - 1);
+            strncat(out, l[i], outsz - strlen(out) - 1);
+        }
+        match_pack_free(p);
+    }
+    az_buf_free(&err);
+}
+
+#define EXPECT_LITERALS(regex, want)                                                               \
+    do {                                                                                           \
+        char got_[512];                                                                            \
+        derived(regex, got_, sizeof(got_));                                                        \
+        cr_expect_str_eq(got_, want, "regex %s", regex);                                           \
+    } while (0)
+
+Test(match, literal_longest_mandatory_run_lowercased) {
+    EXPECT_LITERALS(OOM_REGEX, "cuda out of memory. tried to allocate ");
+    EXPECT_LITERALS("(?i)NVRM: Xid \\\\(PCI:[0-9a-f:.]+\\\\): (?<xid>\\\\d+)", "nvrm: xid (pci:");
+}
+
+Test(match, literal_one_per_top_level_branch) {
+    EXPECT_LITERALS("undefined symbol: (?<symbol>\\\\S+)|cannot open shared object file",
+                    "undefined symbol: |cannot open shared object file");
+    EXPECT_LITERALS("foo|\\\\d+", ""); /* a branch without a literal: none derivable */
+}
+
+Test(match, literal_skips_optional_parts) {
+    EXPECT_LITERALS("abc?def", "def");
+    EXPECT_LITERALS("(?:Warning: )?barbaz", "barbaz");
+    EXPECT_LITERALS("x{0,3}abcd", "abcd");
+    EXPECT_LITERALS("colou*r is here", "r is here");
+    EXPECT_LITERALS("a+bcd", "bcd");
+}
+
+Test(match, literal_through_mandatory_groups_and_escapes) {
+    EXPECT_LITERALS("(?<n>abc)def", "abcdef");
+    EXPECT_LITERALS("[abc]+def\\\\[ghi\\\\]", "def[ghi]");
+    EXPECT_LITERALS("NCCL (?:WARN|INFO) x", "nccl ");
+    EXPECT_LITERALS("\\\\d+\\\\s\\\\w", "");
+    EXPECT_LITERALS("(?x) abc def", "");
+}
+
+Test(match, declared_literal_missing_from_example_fails_check) {
+    const char *s = sig_json("G3.oom", OOM_REGEX, " \"literals\": [\"Tried to free\"],", OOM_LINE,
+                             NEAR_MISS);
+    struct az_buf err = AZ_BUF_INIT, rep = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(s)), &p, &err), AZ_OK, "%s", err.data);
+    cr_expect_eq(match_pack_check(p, &rep), 1, "%s", rep.data ? rep.data : "");
+    cr_expect(strstr(rep.data, "G3.oom: match example 0 contains none of the literals") != NULL);
+    match_pack_free(p);
+    az_buf_free(&err);
+    az_buf_free(&rep);
+}
+
+/* ---- (4) prefilter vs brute force ---- */
+
+static const char *const fuzz_regexes[] = {
+    "CUDA out of memory\\\\. Tried to allocate (?<tried>[0-9.]+ [KMGT]i?B)",
+    "NVRM: Xid \\\\(PCI:[0-9a-fA-F:.]+\\\\): (?<xid>\\\\d+)",
+    "undefined symbol: (?<symbol>\\\\w+)|cannot open shared object file",
+    "(?i)nccl warn.*res=(?<res>\\\\d+)",
+    "Out of memory: Killed process (?<pid>\\\\d+)",
+    "ab+cde?fgh",
+    "(?:foo)?barbaz(?:qux)+",
+    "x{0,3}abcd[0-9]",
+    "sm_?121|GB10",
+    "(?<loss>[0-9.]+) loss",
+};
+static const char *const fuzz_pieces[] = {
+    "CUDA out of memory. Tried to allocate ", "cuda OUT of memory", "20.00 MiB", "NVRM: Xid (PCI:",
+    "0000:01:00", "): ", "79", "undefined symbol: ", "_ZN3c10", "cannot open shared object file",
+    "NCCL WARN", "nccl warn", " res=3", "Out of memory: Killed process ", "1234", "abbbcdfgh",
+    "abcdefgh", "barbazqux", "foobarbaz", "abcd7", "xxxabcd", "sm121", "sm_121", "gb10", " loss",
+    "0.25", " ", "\t", "\xff\xfe", "a", "b", "ab", "ABCD", "Xid", "\x00", "=",
+};
+
+Test(match, prefilter_agrees_with_brute_force) {
+    char sigs[8192] = "";
+    size_t nre = sizeof(fuzz_regexes) / sizeof(fuzz_regexes[0]);
+    for (size_t i = 0; i < nre; i++) {
+        char id[32];
+        snprintf(id, sizeof(id), "G3.s%zu", i);
+        const char *extra = strstr(fuzz_regexes[i], "loss") ? " \"literals\": [\" loss\"]," : NULL;
+        if (i) strcat(sigs, ", ");
+        strcat(sigs, sig_json(id, fuzz_regexes[i], extra, "x", "y"));
+    }
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(sigs)), &p, &err), AZ_OK, "%s",
+                 err.data);
+    struct match_scanner *sc = match_scanner_new(p);
+    unsigned seed = 12345;
+    size_t npieces = sizeof(fuzz_pieces) / sizeof(fuzz_pieces[0]);
+    size_t total_hits = 0;
+    for (int iter = 0; iter < 20000; iter++) {
+        char line[512];
+        size_t len = 0;
+        int parts = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 8;
+        for (int k = 0; k < parts; k++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *piece = fuzz_pieces[(seed >> 16) % npieces];
+            size_t pl = piece[0] ? strlen(piece) : 1; /* the "\x00" piece is one NUL byte */
+            if (len + pl > sizeof(line)) break;
+            memcpy(line + len, piece, pl);
+            /* random case flips exercise the case-insensitive prefilter */
+            for (size_t c = len; c < len + pl; c++)
+                if (((seed >> (c % 13)) & 7) == 0 && line[c] >= 'a' && line[c] <= 'z') line[c] -= 32;
+            len += pl;
+        }
+        struct hits h = {0};
+        size_t n = match_scanner_scan(sc, TOK_KIND_TRAIN, line, len, collect, &h);
+        cr_assert_eq(n, h.n);
+        size_t brute = 0;
+        for (size_t i = 0; i < match_pack_sig_count(p); i++) {
+            const struct match_sig *s = match_pack_sig(p, i);
+            int m = match_sig_exec(s, line, len);
+            brute += m == 1;
+            cr_assert_eq(m == 1, has_hit(&h, s->id), "%s disagrees on line '%.*s'", s->id,
+                         (int)len, line);
+        }
+        cr_assert_eq(brute, n);
+        total_hits += n;
+    }
+    cr_expect_gt(total_hits, 1000, "the fuzz lines hit too rarely to test anything");
+    match_scanner_free(sc);
+    match_pack_free(p);
+    az_buf_free(&err);
+}
+
+/* ---- (5) kinds ---- */
+
+Test(match, kinds_filter_limits_signatures_to_their_sources) {
+    const char *s = sig_json("G3.xid", "NVRM: Xid \\\\(PCI:[0-9a-f:.]+\\\\): (?<xid>\\\\d+)", NULL,
+                             "x", "y");
+    char text[8192];
+    snprintf(text, sizeof(text), "%s", g3_pack(s));
+    /* replace ["any"] by ["kernel"] */
+    char *k = strstr(text, "[\"any\"]");
+    char fixed[8192];
+    snprintf(fixed, sizeof(fixed), "%.*s[\"kernel\"]%s", (int)(k - text), text, k + 7);
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(load1(write_pack("p", "g3.json", fixed), &p, &err), AZ_OK, "%s", err.data);
+    struct match_scanner *sc = match_scanner_new(p);
+    const char *line = "[ 1234.567890] NVRM: Xid (PCI:0000:01:00): 79, pid=2817, name=python3, "
+                       "GPU has fallen off the bus.";
+    cr_expect_eq(match_scanner_scan(sc, TOK_KIND_KERNEL, line, strlen(line), NULL, NULL), 1);
+    cr_expect_eq(match_scanner_scan(sc, TOK_KIND_TRAIN, line, strlen(line), NULL, NULL), 0);
+    cr_expect_eq(match_scanner_scan(sc, TOK_KIND_TEXT, line, strlen(line), NULL, NULL), 0);
+    cr_expect_eq(match_pack_sig(p, 0)->kinds, 1u << TOK_KIND_KERNEL);
+    match_scanner_free(sc);
+    match_pack_free(p);
+    az_buf_free(&err);
+}
+
+/* ---- (6) typed facts ---- */
+
+struct fact_probe {
+    double tried;
+    char tried_text[32];
+    double loss;
+    int nhits;
+};
+
+static void probe_facts(void *ctx, const struct match_hit *h) {
+    struct fact_probe *fp = ctx;
+    fp->nhits++;
+    const struct match_fact *t = match_hit_fact(h, "tried");
+    if (t) {
+        fp->tried = t->num;
+        snprintf(fp->tried_text, sizeof(fp->tried_text), "%.*s", (int)t->len, t->val);
+    }
+    const struct match_fact *l = match_hit_fact(h, "loss");
+    if (l) fp->loss = l->num;
+    cr_expect_null(match_hit_fact(h, "nope"));
+}
+
+static struct match_pack *facts_pack(void) {
+    char sigs[4096];
+    snprintf(sigs, sizeof(sigs), "%s, %s",
+             sig_json("G3.oom", "Tried to allocate (?<tried>[0-9.,]+ ?[A-Za-z]*)",
+                      " \"facts\": {\"tried\": \"bytes\"},", "x", "y"),
+             sig_json("G3.loss", "'loss': (?<loss>[-0-9.e]+)", " \"facts\": {\"loss\": \"number\"},",
+                      "x", "y"));
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(sigs)), &p, &err), AZ_OK, "%s",
+                 err.data);
+    az_buf_free(&err);
+    return p;
+}
+
+static double tried_of(struct match_scanner *sc, const char *line) {
+    struct fact_probe fp = {NAN, "", NAN, 0};
+    match_scanner_scan(sc, TOK_KIND_STDERR, line, strlen(line), probe_facts, &fp);
+    cr_assert_eq(fp.nhits, 1, "line %s", line);
+    return fp.tried;
+}
+
+Test(match, facts_bytes_use_binary_units) {
+    struct match_pack *p = facts_pack();
+    struct match_scanner *sc = match_scanner_new(p);
+    cr_expect_float_eq(tried_of(sc, OOM_LINE), 20.0 * 1048576, 1e-3);
+    cr_expect_float_eq(tried_of(sc, "Tried to allocate 2.00 GiB"), 2.0 * 1073741824, 1e-3);
+    cr_expect_float_eq(tried_of(sc, "Tried to allocate 512 KB"), 512.0 * 1024, 1e-6);
+    cr_expect_float_eq(tried_of(sc, "Tried to allocate 1 TB"), 1099511627776.0, 1);
+    cr_expect_float_eq(tried_of(sc, "Tried to allocate 100 B"), 100.0, 1e-9);
+    cr_expect_float_eq(tried_of(sc, "Tried to allocate 4096"), 4096.0, 1e-9);
+    cr_expect_float_eq(tried_of(sc, "Tried to allocate 1,024 MiB"), 1024.0 * 1048576, 1e-3);
+    cr_expect(isnan(tried_of(sc, "Tried to allocate 3 parsecs")));
+    match_scanner_free(sc);
+    match_pack_free(p);
+}
+
+Test(match, facts_number_and_borrowed_text) {
+    struct match_pack *p = facts_pack();
+    struct match_scanner *sc = match_scanner_new(p);
+    /* HF Trainer's per-step dict */
+    const char *line = "{'loss': 1.2345, 'grad_norm': 0.98, 'learning_rate': 1.9e-05, 'epoch': 0.5}";
+    struct fact_probe fp = {NAN, "", NAN, 0};
+    cr_expect_eq(match_scanner_scan(sc, TOK_KIND_TRAIN, line, strlen(line), probe_facts, &fp), 1);
+    cr_expect_float_eq(fp.loss, 1.2345, 1e-12);
+    struct fact_probe fp2 = {NAN, "", NAN, 0};
+    match_scanner_scan(sc, TOK_KIND_STDERR, OOM_LINE, strlen(OOM_LINE), probe_facts, &fp2);
+    cr_expect_str_eq(fp2.tried_text, "20.00 MiB");
+    match_scanner_free(sc);
+    match_pack_free(p);
+}
+
+/* ---- (7) limits ---- */
+
+Test(match, pathological_regex_counts_a_limit_hit_quickly) {
+    const char *s = sig_json("G3.evil", "(a+)+$", " \"literals\": [\"aaa\"],", "aaa", "b");
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(s)), &p, &err), AZ_OK, "%s", err.data);
+    struct match_scanner *sc = match_scanner_new(p);
+    const char *line = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab";
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cr_expect_eq(match_scanner_scan(sc, TOK_KIND_TEXT, line, strlen(line), NULL, NULL), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    cr_expect_lt(secs, 2.0, "took %.2fs", secs);
+    az_buf_reset(&err);
+    cr_expect_eq(match_scanner_limit_hits(sc, &err), 1);
+    cr_expect(strstr(err.data, "G3.evil") != NULL, "%s", err.data);
+    /* an innocent line still matches */
+    cr_expect_eq(match_scanner_scan(sc, TOK_KIND_TEXT, "aaaa", 4, NULL, NULL), 1);
+    match_scanner_free(sc);
+    match_pack_free(p);
+    az_buf_free(&err);
+}
+
+/* ---- (8) extra packs, order, lookups ---- */
+
+Test(match, extra_pack_adds_signatures_to_existing_entry) {
+    const char *base = write_pack("base", "g3.json",
+                                  g3_pack(sig_json("G3.oom", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS)));
+    const char *extra = write_pack(
+        "extra", "mine.json",
+        "{\"entries\": [{\"id\": \"G3\", \"signatures\": [{\"id\": \"G3.nvrm-oom\", "
+        "\"kinds\": [\"kernel\"], \"strength\": \"strong\", "
+        "\"regex\": \"NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory\", "
+        "\"examples\": {\"match\": [\"NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory "
+        "[NV_ERR_NO_MEMORY]\"], \"no_match\": [\"NVRM: loading\"]}, \"sources\": [\"t\"]}]}]}");
+    const char *dirs[] = {base, extra};
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(match_pack_load(&p, dirs, 2, &err), AZ_OK, "%s", err.data);
+    const struct match_entry *e = match_pack_find_entry(p, "G3");
+    cr_assert_not_null(e);
+    cr_expect_eq(match_pack_entry_count(p), 1);
+    cr_assert_eq(e->nsigs, 2);
+    cr_expect_str_eq(e->sigs[1]->id, "G3.nvrm-oom");
+    cr_expect_eq(match_pack_find_sig(p, "G3.nvrm-oom"), e->sigs[1]);
+    cr_expect_eq(e->sigs[1]->entry, e);
+    cr_expect_eq(match_pack_check(p, &err), 0, "%s", err.data);
+    match_pack_free(p);
+    az_buf_free(&err);
+}
+
+Test(match, extra_pack_duplicate_signature_id_is_an_error) {
+    const char *sig = sig_json("G3.oom", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS);
+    const char *base = write_pack("base", "g3.json", g3_pack(sig));
+    const char *extra = write_pack("extra", "x.json", g3_pack(sig));
+    const char *dirs[] = {base, extra};
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(match_pack_load(&p, dirs, 2, &err), AZ_FAIL);
+    cr_expect(strstr(err.data, "x.json: G3.oom: duplicate signature id") != NULL, "%s", err.data);
+    cr_expect(strstr(err.data, "duplicate entry id") == NULL, "%s", err.data);
+    az_buf_free(&err);
+}
+
+Test(match, entries_ordered_gotchas_by_number_then_families) {
+    const char *pack =
+        "{\"entries\": ["
+        "{\"id\": \"SERIES.loss\", \"family\": \"series\", \"title\": \"t\", \"signatures\": []},"
+        "{\"id\": \"G10\", \"family\": \"gotcha\", \"title\": \"t\", \"symptom\": \"s\", "
+        "\"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\", \"signatures\": []},"
+        "{\"id\": \"CTX.gpu\", \"family\": \"context\", \"title\": \"t\", \"signatures\": []},"
+        "{\"id\": \"C.xid\", \"family\": \"common\", \"title\": \"t\", \"signatures\": []},"
+        "{\"id\": \"G2\", \"family\": \"gotcha\", \"title\": \"t\", \"symptom\": \"s\", "
+        "\"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\", \"signatures\": []},"
+        "{\"id\": \"C.oom-killer\", \"family\": \"common\", \"title\": \"t\", \"signatures\": []}"
+        "]}";
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(load1(write_pack("p", "all.json", pack), &p, &err), AZ_OK, "%s", err.data);
+    const char *want[] = {"G2", "G10", "C.oom-killer", "C.xid", "CTX.gpu", "SERIES.loss"};
+    cr_assert_eq(match_pack_entry_count(p), 6);
+    for (size_t i = 0; i < 6; i++) cr_expect_str_eq(match_pack_entry(p, i)->id, want[i]);
+    cr_expect_null(match_pack_find_entry(p, "G7"));
+    cr_expect_str_eq(match_family_name(match_pack_entry(p, 5)->family), "series");
+    match_pack_free(p);
+    az_buf_free(&err);
+}
+
+Test(match, hits_come_in_pack_order_and_survive_binary_bytes) {
+    char sigs[4096];
+    snprintf(sigs, sizeof(sigs), "%s, %s, %s",
+             sig_json("G3.b", "allocate", NULL, "x", "y"),
+             sig_json("G3.a", "CUDA out of memory", NULL, "x", "y"),
+             sig_json("G3.c", "GiB of which", NULL, "x", "y"));
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(sigs)), &p, &err), AZ_OK, "%s",
+                 err.data);
+    struct match_scanner *sc = match_scanner_new(p);
+    /* NUL and invalid UTF-8 inside the record must not stop the scan */
+    char line[256];
+    size_t len = (size_t)snprintf(line, sizeof(line), "%s", OOM_LINE);
+    line[5] = '\0';
+    line[6] = (char)0xff;
+    struct hits h = {0};
+    cr_expect_eq(match_scanner_scan(sc, TOK_KIND_STDERR, line, len, collect, &h), 3);
+    cr_assert_eq(h.n, 3);
+    cr_expect_str_eq(h.ids[0], "G3.b");
+    cr_expect_str_eq(h.ids[1], "G3.a");
+    cr_expect_str_eq(h.ids[2], "G3.c");
+    match_scanner_free(sc);
+    match_pack_free(p);
+    az_buf_free(&err);
+}
+
+Test(match, names_and_pcre2_version) {
+    cr_expect_str_eq(match_strength_name(MATCH_DECISIVE), "decisive");
+    cr_expect_str_eq(match_strength_name(MATCH_CONTEXT), "context");
+    cr_expect_str_eq(match_family_name(MATCH_FAMILY_COMMON), "common");
+    const char *v = match_pcre2_version();
+    cr_expect(v[0] >= '1' && v[0] <= '9' && strchr(v, '.') != NULL, "version %s", v);
+}
