@@ -1,0 +1,508 @@
+/* cli/cli.c - option parsing, help, version and command dispatch. See cli.h. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/az.h"
+#include "ingest/ingest.h"
+#include "match/match.h"
+#include "tokenize/tok.h"
+
+#ifndef GOTCHA_VERSION
+#define GOTCHA_VERSION "0.0.0"
+#endif
+#ifndef GOTCHA_DATADIR
+#define GOTCHA_DATADIR "/usr/local/share/gotcha"
+#endif
+
+/* Long-only option ids. */
+enum {
+    OPT_REDACT = 256,
+    OPT_NO_REDACT,
+    OPT_COLOR,
+    OPT_PATTERNS,
+    OPT_EXTRA_PATTERNS,
+    OPT_MAX_LINE,
+    OPT_MAX_EXPAND,
+    OPT_EXPAND_RATIO,
+    OPT_THRESHOLD,
+    OPT_CHECK,
+    OPT_VERSION,
+    OPT_STAGE,
+};
+
+static const char short_options[] = ":o:f:vqh";
+
+static const struct option long_options[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"format", required_argument, NULL, 'f'},
+    {"redact", no_argument, NULL, OPT_REDACT},
+    {"no-redact", no_argument, NULL, OPT_NO_REDACT},
+    {"color", required_argument, NULL, OPT_COLOR},
+    {"patterns", required_argument, NULL, OPT_PATTERNS},
+    {"extra-patterns", required_argument, NULL, OPT_EXTRA_PATTERNS},
+    {"max-line", required_argument, NULL, OPT_MAX_LINE},
+    {"max-expand", required_argument, NULL, OPT_MAX_EXPAND},
+    {"expand-ratio", required_argument, NULL, OPT_EXPAND_RATIO},
+    {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"check", no_argument, NULL, OPT_CHECK},
+    {"verbose", no_argument, NULL, 'v'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"stage", required_argument, NULL, OPT_STAGE}, /* hidden: benchmarks */
+    {NULL, 0, NULL, 0},
+};
+
+static const struct {
+    const char *name;
+    enum cli_command cmd;
+} commands[] = {
+    {"scan", CLI_CMD_SCAN},
+    {"list", CLI_CMD_LIST},
+    {"explain", CLI_CMD_EXPLAIN},
+    {"patterns", CLI_CMD_PATTERNS},
+    {"batch", CLI_CMD_BATCH},
+};
+
+/* ---- help texts (docs/gotcha.1 and docs/gotcha.bash-completion follow them) ---- */
+
+static const char usage_short[] =
+    "Usage: gotcha [scan] [OPTION]... PATH...\n"
+    "       gotcha list | explain ID | patterns [--check] [DIR]\n"
+    "Try 'gotcha --help' for more information.\n";
+
+static const char help_head[] =
+    "Usage: gotcha [scan] [OPTION]... PATH...\n"
+    "       gotcha list | explain ID | patterns [--check] [DIR]\n"
+    "Name the most likely cause of a failed ML training run on NVIDIA machines (DGX Spark)\n"
+    "from its logs, dmesg, nvidia-smi output, pip and vLLM/NCCL logs: plain, compressed or\n"
+    "in archives. With no PATH, or when PATH is -, read standard input.\n"
+    "\n"
+    "Commands:\n"
+    "  scan PATH...            analyse the files, directories and archives of one run\n"
+    "                          (the default command)\n"
+    "  list                    the catalogue: id, symptom and fix of each known failure\n"
+    "  explain ID              one catalogue entry in full, with its signatures\n"
+    "  patterns [--check] [DIR]\n"
+    "                          print the pattern pack directory; with --check, validate\n"
+    "                          the pack and run every signature's examples\n"
+    "\n";
+
+static const char help_scan[] =
+    "Scan options:\n"
+    "  -f, --format LIST       comma-separated list of text, json, md, html, preflight\n"
+    "                          (default text)\n"
+    "  -o, --output FILE       write the report to FILE; with several formats FILE is a\n"
+    "                          base name: -f json,md -o report gives report.json, report.md\n"
+    "      --redact            hide host and user names, addresses and secrets\n"
+    "      --no-redact         do not (default: redact md and html only)\n"
+    "      --color WHEN        colour text reports: auto (a terminal and NO_COLOR unset),\n"
+    "                          always or never (default auto)\n"
+    "      --threshold X       minimum confidence for a verdict, 0 to 1 (default 0.35)\n"
+    "      --max-line SIZE     cut records longer than SIZE bytes (default 64K)\n"
+    "      --max-expand SIZE   decompressed bytes always allowed per member (default 1G)\n"
+    "      --expand-ratio N    and N times the compressed size beyond it (default 64)\n"
+    "  -v, --verbose           all evidence and the whole timeline\n"
+    "  -q, --quiet             no warnings on standard error\n"
+    "\n";
+
+static const char help_pack[] =
+    "Pattern options (every command):\n"
+    "      --patterns DIR      use the pattern pack in DIR\n"
+    "      --extra-patterns DIR\n"
+    "                          add the patterns in DIR to the pack (repeatable)\n"
+    "\n";
+
+static const char help_tail[] =
+    "  -h, --help              show this help; gotcha COMMAND --help for one command\n"
+    "      --version           show the version and the linked library versions\n"
+    "\n"
+    "The pack is --patterns DIR, else $GOTCHA_PATTERNS, else patterns/ beside the program,\n"
+    "else the installed copy.\n"
+    "Exit status: 0 no failure found, 1 a failure found, 2 usage error, broken pattern pack\n"
+    "or a PATH that cannot be read.\n";
+
+static void print_help(FILE *out, enum cli_command cmd, int explicit_command)
+{
+    if (!explicit_command) {
+        fputs(help_head, out);
+        fputs(help_scan, out);
+        fputs(help_pack, out);
+        fputs(help_tail, out);
+        return;
+    }
+    switch (cmd) {
+    case CLI_CMD_SCAN:
+        fputs("Usage: gotcha scan [OPTION]... [PATH]...\n"
+              "Analyse the files, directories and archives of one run and name the most likely\n"
+              "cause of its failure. With no PATH, or when PATH is -, read standard input.\n\n",
+              out);
+        fputs(help_scan, out);
+        fputs(help_pack, out);
+        break;
+    case CLI_CMD_LIST:
+        fputs("Usage: gotcha list [-v] [--patterns DIR] [--extra-patterns DIR]...\n"
+              "Print the catalogue: id, symptom and fix of each known failure (-v: uncut).\n\n",
+              out);
+        fputs(help_pack, out);
+        break;
+    case CLI_CMD_EXPLAIN:
+        fputs("Usage: gotcha explain [--patterns DIR] [--extra-patterns DIR]... ID\n"
+              "Print one catalogue entry (G1..G10, C.xid, ...) in full, with its signatures.\n\n",
+              out);
+        fputs(help_pack, out);
+        break;
+    case CLI_CMD_PATTERNS:
+        fputs("Usage: gotcha patterns [--check] [--extra-patterns DIR]... [DIR]\n"
+              "Print the pattern pack directory. With --check, load the pack (DIR, or the one\n"
+              "gotcha would use), run every signature's examples and print the signatures per\n"
+              "entry; exit 0 when the pack is sound, 2 when it is not.\n\n",
+              out);
+        fputs(help_pack, out);
+        break;
+    case CLI_CMD_BATCH:
+        fputs("Usage: gotcha batch [OPTION]... ROOT...\n"
+              "Analyse many runs (docs/batch.md). Not yet implemented.\n",
+              out);
+        return;
+    case CLI_CMD_NONE:
+    default: break;
+    }
+    fputs("  -h, --help              show this help\n", out);
+}
+
+static void print_version(FILE *out)
+{
+    fprintf(out, "gotcha %s\n", GOTCHA_VERSION);
+    fprintf(out, "pcre2 %s\n", match_pcre2_version());
+    fprintf(out, "zstd %s\n", ingest_zstd_version());
+    fprintf(out, "%s\n", ingest_archive_version());
+    fprintf(out, "jansson %s\n", report_jansson_version());
+}
+
+/* ---- parsing ---- */
+
+static int bad_usage(FILE *err, const char *fmt, ...) AZ_PRINTF(2, 3);
+static int bad_usage(FILE *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gotcha: ", err);
+    vfprintf(err, fmt, ap);
+    va_end(ap);
+    fputs("\nTry 'gotcha --help' for more information.\n", err);
+    return CLI_EXIT_ERROR;
+}
+
+static const char *long_name_of(int val)
+{
+    for (const struct option *lo = long_options; lo->name; lo++)
+        if (lo->val == val) return lo->name;
+    return "?";
+}
+
+static int parse_formats(const char *list, struct cli_options *o, FILE *err)
+{
+    o->nformats = 0;
+    const char *p = list;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        char name[32];
+        if (n == 0) return bad_usage(err, "empty format name in '%s'", list);
+        if (n >= sizeof name)
+            return bad_usage(err, "unknown format '%.*s' (expected text, json, md, html, "
+                                  "preflight)", (int)AZ_MIN(n, (size_t)64), p);
+        memcpy(name, p, n);
+        name[n] = '\0';
+        int f = report_format_from_name(name);
+        if (f < 0)
+            return bad_usage(err,
+                             "unknown format '%s' (expected text, json, md, html, preflight)",
+                             name);
+        int dup = 0;
+        for (size_t i = 0; i < o->nformats; i++) dup |= o->formats[i] == (enum report_format)f;
+        if (!dup && o->nformats < REPORT_FORMAT_COUNT)
+            o->formats[o->nformats++] = (enum report_format)f;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    return 0;
+}
+
+static int parse_size_opt(const char *arg, const char *opt, uint64_t *out, FILE *err)
+{
+    uint64_t v;
+    if (az_parse_size(arg, &v) != 0 || v == 0)
+        return bad_usage(err, "invalid size '%s' for --%s (e.g. 64K, 1M, 2G)", arg, opt);
+    *out = v;
+    return 0;
+}
+
+static void push_str(const char ***items, size_t *n, const char *s)
+{
+    *items = az_xrealloc((void *)*items, (*n + 1) * sizeof **items);
+    (*items)[(*n)++] = s;
+}
+
+static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
+{
+    switch (c) {
+    case 'o': o->output = arg; return 0;
+    case 'f': return parse_formats(arg, o, err);
+    case 'v': o->verbose = 1; return 0;
+    case 'q': o->quiet = 1; return 0;
+    case 'h': o->help = 1; return 0;
+    case OPT_VERSION: o->version = 1; return 0;
+    case OPT_REDACT: o->redact = 1; return 0;
+    case OPT_NO_REDACT: o->redact = 0; return 0;
+    case OPT_COLOR:
+        if (strcmp(arg, "auto") == 0)
+            o->color = CLI_COLOR_AUTO;
+        else if (strcmp(arg, "always") == 0)
+            o->color = CLI_COLOR_ALWAYS;
+        else if (strcmp(arg, "never") == 0)
+            o->color = CLI_COLOR_NEVER;
+        else
+            return bad_usage(err, "invalid --color '%s' (expected auto, always or never)", arg);
+        return 0;
+    case OPT_PATTERNS: o->patterns_dir = arg; return 0;
+    case OPT_EXTRA_PATTERNS: push_str(&o->extra_patterns, &o->nextra, arg); return 0;
+    case OPT_MAX_LINE: return parse_size_opt(arg, "max-line", &o->max_line, err);
+    case OPT_MAX_EXPAND: return parse_size_opt(arg, "max-expand", &o->max_expand, err);
+    case OPT_EXPAND_RATIO: {
+        uint64_t v;
+        size_t n = strlen(arg);
+        if (n == 0 || n > 9 || strspn(arg, "0123456789") != n || az_parse_size(arg, &v) != 0 ||
+            v == 0)
+            return bad_usage(err, "invalid --expand-ratio '%s' (a whole number from 1)", arg);
+        o->expand_ratio = v;
+        return 0;
+    }
+    case OPT_THRESHOLD: {
+        double v;
+        if (tok_parse_double(arg, strlen(arg), &v) != 0 || !(v >= 0.0 && v <= 1.0))
+            return bad_usage(err, "invalid --threshold '%s' (a number from 0 to 1)", arg);
+        o->threshold = v;
+        return 0;
+    }
+    case OPT_CHECK: o->check = 1; return 0;
+    case OPT_STAGE:
+        if (strcmp(arg, "ingest") != 0)
+            return bad_usage(err, "invalid --stage '%s' (only 'ingest')", arg);
+        o->stage_ingest = 1;
+        return 0;
+    default: break;
+    }
+    return bad_usage(err, "internal: unhandled option %d", c);
+}
+
+/* Options that only mean something to scan. */
+static const char *scan_only_option(const struct cli_options *o)
+{
+    if (o->nformats) return "--format";
+    if (o->output) return "--output";
+    if (o->redact >= 0) return o->redact ? "--redact" : "--no-redact";
+    if (o->color != CLI_COLOR_AUTO) return "--color";
+    if (o->max_line) return "--max-line";
+    if (o->max_expand) return "--max-expand";
+    if (o->expand_ratio) return "--expand-ratio";
+    if (o->threshold >= 0) return "--threshold";
+    if (o->stage_ingest) return "--stage";
+    return NULL;
+}
+
+static int validate(struct cli_options *o, FILE *err)
+{
+    const char *cmd_name = "scan";
+    for (size_t i = 0; i < AZ_ARRAY_LEN(commands); i++)
+        if (commands[i].cmd == o->command) cmd_name = commands[i].name;
+    if (o->command != CLI_CMD_SCAN) {
+        const char *opt = scan_only_option(o);
+        if (opt) return bad_usage(err, "option '%s' does not apply to '%s'", opt, cmd_name);
+    }
+    if (o->check && o->command != CLI_CMD_PATTERNS)
+        return bad_usage(err, "option '--check' applies to 'patterns' only");
+    switch (o->command) {
+    case CLI_CMD_LIST:
+        if (o->nargs) return bad_usage(err, "'list' takes no operand ('%s')", o->args[0]);
+        break;
+    case CLI_CMD_EXPLAIN:
+        if (o->nargs == 0) return bad_usage(err, "'explain' needs an entry ID, e.g. G3");
+        if (o->nargs > 1) return bad_usage(err, "'explain' takes one ID ('%s' is extra)", o->args[1]);
+        break;
+    case CLI_CMD_PATTERNS:
+        if (o->nargs > 1) return bad_usage(err, "'patterns' takes one DIR ('%s' is extra)", o->args[1]);
+        break;
+    case CLI_CMD_SCAN:
+        if (o->nformats == 0) o->formats[o->nformats++] = REPORT_TEXT;
+        break;
+    case CLI_CMD_BATCH:
+    case CLI_CMD_NONE:
+    default: break;
+    }
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, struct cli_options *o, FILE *err)
+{
+    memset(o, 0, sizeof *o);
+    o->redact = -1;
+    o->threshold = -1.0;
+    o->color = CLI_COLOR_AUTO;
+    if (argc < 2) {
+        o->command = CLI_CMD_NONE;
+        return 0;
+    }
+    int first = 0; /* argv index getopt treats as the program name */
+    o->command = CLI_CMD_SCAN;
+    for (size_t i = 0; i < AZ_ARRAY_LEN(commands); i++)
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            o->command = commands[i].cmd;
+            o->explicit_command = 1;
+            first = 1;
+        }
+    if (o->command == CLI_CMD_BATCH) return 0; /* its options belong to batch */
+
+    int gargc = argc - first;
+    char **gargv = argv + first;
+    opterr = 0;
+    optind = 0; /* glibc: full re-initialisation, so cli_parse() can run more than once */
+    int c;
+    while ((c = getopt_long(gargc, gargv, short_options, long_options, NULL)) != -1) {
+        if (c == '?') {
+            if (optopt) return bad_usage(err, "invalid option -- '%c'", optopt);
+            return bad_usage(err, "unrecognized option '%s'", gargv[optind - 1]);
+        }
+        if (c == ':') {
+            if (optopt && optopt < 256 && gargv[optind - 1][1] != '-')
+                return bad_usage(err, "option requires an argument -- '%c'", optopt);
+            return bad_usage(err, "option '--%s' requires an argument", long_name_of(optopt));
+        }
+        if (parse_one(c, optarg, o, err) != 0) return CLI_EXIT_ERROR;
+    }
+    for (int i = optind; i < gargc; i++) push_str(&o->args, &o->nargs, gargv[i]);
+    if (o->help || o->version) return 0;
+    return validate(o, err);
+}
+
+void cli_options_free(struct cli_options *o)
+{
+    if (!o) return;
+    free((void *)o->extra_patterns);
+    free((void *)o->args);
+    o->extra_patterns = NULL;
+    o->args = NULL;
+    o->nextra = o->nargs = 0;
+}
+
+/* ---- decisions ---- */
+
+int cli_use_color(enum cli_color c, int is_tty, const char *no_color_env)
+{
+    switch (c) {
+    case CLI_COLOR_ALWAYS: return 1;
+    case CLI_COLOR_NEVER: return 0;
+    case CLI_COLOR_AUTO:
+    default: return is_tty && !(no_color_env && *no_color_env);
+    }
+}
+
+int cli_redact_for(const struct cli_options *o, enum report_format f)
+{
+    if (o->redact >= 0) return o->redact;
+    return f == REPORT_MD || f == REPORT_HTML;
+}
+
+char *cli_output_path(const char *output, enum report_format f, size_t nformats)
+{
+    if (!output) return NULL;
+    if (nformats <= 1) return az_xstrdup(output);
+    return az_xasprintf("%s.%s", output, report_format_ext(f));
+}
+
+int cli_scan_exit_code(int named_path_failed, int has_verdict, int write_failed)
+{
+    if (named_path_failed || write_failed) return CLI_EXIT_ERROR;
+    return has_verdict ? CLI_EXIT_FINDINGS : CLI_EXIT_CLEAN;
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+char *cli_pack_dir(const char *patterns_opt, const char *env_patterns, const char *exe_path)
+{
+    if (patterns_opt) return az_xstrdup(patterns_opt);
+    if (env_patterns && *env_patterns) return az_xstrdup(env_patterns);
+    if (exe_path && *exe_path) {
+        const char *slash = strrchr(exe_path, '/');
+        if (slash) {
+            char *beside =
+                az_xasprintf("%.*s/patterns", (int)(slash - exe_path), exe_path);
+            if (is_dir(beside)) return beside;
+            free(beside);
+        }
+    }
+    return az_xstrdup(GOTCHA_DATADIR "/patterns");
+}
+
+/* ---- running ---- */
+
+int cli_run(int argc, char **argv, FILE *out, FILE *err)
+{
+    struct cli_options o;
+    int rc = cli_parse(argc, argv, &o, err);
+    if (rc != 0) goto end;
+    if (o.command == CLI_CMD_NONE) {
+        fputs(usage_short, err);
+        rc = CLI_EXIT_ERROR;
+        goto end;
+    }
+    if (o.help) {
+        print_help(out, o.command, o.explicit_command);
+        rc = CLI_EXIT_CLEAN;
+        goto end;
+    }
+    if (o.version) {
+        print_version(out);
+        rc = CLI_EXIT_CLEAN;
+        goto end;
+    }
+    switch (o.command) {
+    case CLI_CMD_SCAN:
+        rc = o.stage_ingest ? cli_cmd_stage_ingest(&o, out, err) : cli_cmd_scan(&o, out, err);
+        break;
+    case CLI_CMD_LIST: rc = cli_cmd_list(&o, out, err); break;
+    case CLI_CMD_EXPLAIN: rc = cli_cmd_explain(&o, out, err); break;
+    case CLI_CMD_PATTERNS: rc = cli_cmd_patterns(&o, out, err); break;
+    case CLI_CMD_BATCH:
+        fputs("gotcha: batch: not yet implemented\n", err);
+        rc = CLI_EXIT_ERROR;
+        break;
+    case CLI_CMD_NONE:
+    default: rc = CLI_EXIT_ERROR; break;
+    }
+end:
+    cli_options_free(&o);
+    return rc;
+}
+
+int cli_close_stdout(int rc)
+{
+    /* jq's main.c: a full disk or a closed pipe must not pass for success */
+    int failed = fflush(stdout) != 0 || ferror(stdout);
+    if (fclose(stdout) != 0) failed = 1;
+    if (failed) {
+        fprintf(stderr, "gotcha: error writing standard output: %s\n", strerror(errno));
+        return CLI_EXIT_ERROR;
+    }
+    return rc;
+}

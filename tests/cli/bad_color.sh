@@ -1,0 +1,1 @@
+"$GOTCHA_BIN" --color=sometimes data/healthy.log

@@ -1,0 +1,2 @@
+# `gotcha <command> --help`: that command's help.
+"$GOTCHA_BIN" explain --help

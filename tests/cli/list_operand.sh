@@ -1,0 +1,1 @@
+"$GOTCHA_BIN" list G3

@@ -1,0 +1,1 @@
+"$GOTCHA_BIN" data/healthy.log -o

@@ -1,0 +1,815 @@
+/*
+ * tests/unit/test_tokenize.c - tokenize/: kinds, timestamps, levels, lanes, numbers.
+ *
+ * Every record is copied into a heap buffer of exactly its length (no NUL after it), so
+ * AddressSanitizer catches any read past the record. Shapes are copied from real tool output; the
+ * comment above each says where the shape comes from (host names, pids and values are ours).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/az.h"
+#include "tokenize/tok.h"
+
+/* ---- helpers ---- */
+
+struct rec {
+    char *p;
+    size_t len;
+};
+
+static struct rec rec_of(const char *s)
+{
+    struct rec r;
+    r.len = strlen(s);
+    r.p = az_xmalloc(r.len ? r.len : 1);
+    memcpy(r.p, s, r.len);
+    return r;
+}
+
+static struct az_time parse(const char *s, size_t *end)
+{
+    struct rec r = rec_of(s);
+    struct az_time t = tok_parse_time(TOK_KIND_TEXT, r.p, r.len, end);
+    free(r.p);
+    return t;
+}
+
+static enum tok_level level(const char *s)
+{
+    struct rec r = rec_of(s);
+    enum tok_level lv = tok_parse_level(r.p, r.len);
+    free(r.p);
+    return lv;
+}
+
+static char lane_buf[64];
+static const char *lane(enum tok_kind kind, const char *s)
+{
+    struct rec r = rec_of(s);
+    size_t n = tok_parse_lane(kind, r.p, r.len, lane_buf, sizeof lane_buf);
+    free(r.p);
+    cr_assert_eq(n, strlen(lane_buf));
+    return lane_buf;
+}
+
+static enum tok_kind classify(const char *name, const char *head)
+{
+    struct rec r = rec_of(head);
+    enum tok_kind k = tok_classify(name, r.p, r.len);
+    free(r.p);
+    return k;
+}
+
+static int64_t abs_usec(int y, unsigned mo, unsigned d, unsigned h, unsigned mi, unsigned s,
+                        unsigned us)
+{
+    return az_usec_from_civil(y, mo, d, h, mi, s, us);
+}
+
+/* AZ_TIME_NOYEAR counts from 2000-01-01 (az.h). */
+static int64_t noyear_usec(unsigned mo, unsigned d, unsigned h, unsigned mi, unsigned s,
+                           unsigned us)
+{
+    return az_usec_from_civil(2000, mo, d, h, mi, s, us) - az_usec_from_civil(2000, 1, 1, 0, 0, 0, 0);
+}
+
+#define ASSERT_TIME(t, k, us)                                                                      \
+    do {                                                                                           \
+        cr_assert_eq((t).kind, (k), "kind %d, expected %d", (int)(t).kind, (int)(k));              \
+        cr_assert_eq((t).usec, (us), "usec %lld, expected %lld", (long long)(t).usec,              \
+                     (long long)(us));                                                             \
+    } while (0)
+
+#define ASSERT_NO_TIME(s)                                                                          \
+    do {                                                                                           \
+        size_t end_ = 99;                                                                          \
+        struct az_time t_ = parse((s), &end_);                                                     \
+        cr_assert_eq(t_.kind, AZ_TIME_NONE, "parsed a time from \"%s\"", (s));                      \
+        cr_assert_eq(end_, 0);                                                                     \
+    } while (0)
+
+/* ---- kind names ---- */
+
+Test(tokenize, kind_names_round_trip)
+{
+    for (int k = 0; k < TOK_KIND_COUNT; k++)
+        cr_assert_eq(tok_kind_from_name(tok_kind_name((enum tok_kind)k)), k);
+}
+
+Test(tokenize, kind_names_are_the_documented_ones)
+{
+    cr_assert_str_eq(tok_kind_name(TOK_KIND_SMI_CSV), "smi-csv");
+    cr_assert_str_eq(tok_kind_name(TOK_KIND_COLLECT_ENV), "collect-env");
+    cr_assert_str_eq(tok_kind_name(TOK_KIND_PIP_LIST), "pip-list");
+    cr_assert_str_eq(tok_kind_name(TOK_KIND_TEXT), "text");
+}
+
+Test(tokenize, kind_from_unknown_name_is_minus_one)
+{
+    cr_assert_eq(tok_kind_from_name("dmesg"), -1);
+    cr_assert_eq(tok_kind_from_name(""), -1);
+    cr_assert_eq(tok_kind_from_name(NULL), -1);
+}
+
+/* ---- timestamps ---- */
+
+Test(tokenize, time_python_logging_comma_millis)
+{
+    /* logging.basicConfig(format="%(asctime)s - %(levelname)s - %(message)s") */
+    size_t end;
+    struct az_time t = parse("2026-11-29 10:12:55,123 - INFO - __main__ - Starting training", &end);
+    ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2026, 11, 29, 10, 12, 55, 123000));
+    cr_assert_eq(end, 23);
+}
+
+Test(tokenize, time_iso_t_fraction_and_zulu)
+{
+    /* GitHub Actions / RFC 3339 stamps before a vLLM line */
+    size_t end;
+    struct az_time t =
+        parse("2026-06-02T07:46:50.8694207Z (EngineCore_DP0 pid=39062) ERROR 06-02 07:46:41", &end);
+    ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2026, 6, 2, 7, 46, 50, 869420));
+    cr_assert_eq(end, 28);
+}
+
+Test(tokenize, time_journalctl_short_iso_zone_ignored)
+{
+    /* journalctl -k -o short-iso */
+    size_t end;
+    struct az_time t =
+        parse("2026-11-29T10:12:55+0000 spark-01 kernel: NVRM: Xid (PCI:000f:01:00): 79", &end);
+    ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2026, 11, 29, 10, 12, 55, 0));
+    cr_assert_eq(end, 24);
+}
+
+Test(tokenize, time_rfc3339_syslog_colon_offset)
+{
+    /* rsyslog's RFC 3339 template (Debian 12 /var/log/syslog) */
+    size_t end;
+    struct az_time t = parse("2026-11-29T10:12:55.123456+01:00 spark-01 kernel: x", &end);
+    ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2026, 11, 29, 10, 12, 55, 123456));
+    cr_assert_eq(end, 32);
+}
+
+Test(tokenize, time_nvidia_smi_csv_row)
+{
+    /* nvidia-smi --query-gpu=timestamp,name,temperature.gpu,power.draw --format=csv */
+    size_t end;
+    struct az_time t = parse("2026/11/29 10:12:55.123, NVIDIA GB10, 45, 11.17 W", &end);
+    ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2026, 11, 29, 10, 12, 55, 123000));
+    cr_assert_eq(end, 23);
+}
+
+Test(tokenize, time_glog_has_no_year)
+{
+    /* torchrun: torch/distributed/run.py warning through glog-style c10 logging */
+    size_t end;
+    struct az_time t = parse("W1129 10:12:55.123000 140234 torch/distributed/run.py:793] ", &end);
+    ASSERT_TIME(t, AZ_TIME_NOYEAR, noyear_usec(11, 29, 10, 12, 55, 123000));
+    cr_assert_eq(end, 21);
+}
+
+Test(tokenize, time_pytorch_rank_prefixed_unpadded_month)
+{
+    /* ProcessGroupNCCL watchdog (pytorch/pytorch#118369 era and later): month not zero-padded */
+    size_t end;
+    struct rec r = rec_of("[rank1]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 1] "
+                          "Watchdog caught collective operation timeout");
+    struct az_time t = tok_parse_time(TOK_KIND_TRAIN, r.p, r.len, &end);
+    ASSERT_TIME(t, AZ_TIME_NOYEAR, noyear_usec(6, 26, 6, 24, 44, 903881));
+    cr_assert_eq(end, strlen("[rank1]:[E626 06:24:44.903881913"));
+    free(r.p);
+}
+
+Test(tokenize, time_dmesg_T_is_absolute)
+{
+    /* dmesg -T */
+    size_t end;
+    struct az_time t = parse("[Sat Nov 29 10:12:55 2026] NVRM: Xid (PCI:000f:01:00): 79, pid=1", &end);
+    ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2026, 11, 29, 10, 12, 55, 0));
+    cr_assert_eq(end, 26, "end past the closing bracket");
+}
+
+Test(tokenize, time_dmesg_T_space_padded_day)
+{
+    /* dmesg -T pads single-digit days with a space, like ctime() */
+    struct az_time t = parse("[Sun Nov  1 15:30:44 2026] usb 1-1: new device", NULL);
+    ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2026, 11, 1, 15, 30, 44, 0));
+}
+
+Test(tokenize, time_raw_dmesg_is_since_boot)
+{
+    /* dmesg */
+    size_t end;
+    struct az_time t = parse("[12345.678901] NVRM: GPU at PCI:000f:01:00: GPU-1", &end);
+    ASSERT_TIME(t, AZ_TIME_BOOT, INT64_C(12345678901));
+    cr_assert_eq(end, 14);
+}
+
+Test(tokenize, time_raw_dmesg_padded_zero)
+{
+    /* the first line of every dmesg */
+    struct az_time t = parse("[    0.000000] Linux version 6.11.0-1016-nvidia", NULL);
+    ASSERT_TIME(t, AZ_TIME_BOOT, 0);
+}
+
+Test(tokenize, time_syslog_has_no_year)
+{
+    /* /var/log/kern.log, journalctl -k (short) */
+    size_t end;
+    struct az_time t = parse("Nov 29 10:12:55 spark-01 kernel: NVRM: Xid (PCI:000f:01:00): 43", &end);
+    ASSERT_TIME(t, AZ_TIME_NOYEAR, noyear_usec(11, 29, 10, 12, 55, 0));
+    cr_assert_eq(end, 15);
+}
+
+Test(tokenize, time_syslog_with_priority)
+{
+    /* /dev/kmsg and logger output keep the "<n>" priority */
+    struct az_time t = parse("<6>Nov  2 01:02:03 spark-01 kernel: x", NULL);
+    ASSERT_TIME(t, AZ_TIME_NOYEAR, noyear_usec(11, 2, 1, 2, 3, 0));
+}
+
+Test(tokenize, time_journalctl_short_precise)
+{
+    /* journalctl -o short-precise */
+    size_t end;
+    struct az_time t = parse("Nov 29 10:12:55.123456 spark-01 kernel: x", &end);
+    ASSERT_TIME(t, AZ_TIME_NOYEAR, noyear_usec(11, 29, 10, 12, 55, 123456));
+    cr_assert_eq(end, 22);
+}
+
+Test(tokenize, time_vllm_level_first)
+{
+    /* vLLM api_server (deepseek-ai/DeepSeek-OCR#110 shape) */
+    size_t end;
+    struct az_time t = parse("ERROR 10-23 18:21:12 [core_client.py:597] Engine core proc "
+                             "EngineCore_DP0 died unexpectedly, shutting down client.",
+                             &end);
+    ASSERT_TIME(t, AZ_TIME_NOYEAR, noyear_usec(10, 23, 18, 21, 12, 0));
+    cr_assert_eq(end, 20);
+}
+
+Test(tokenize, time_vllm_engine_core_prefix)
+{
+    /* vLLM V1 engine core process (vllm-project/vllm issues) */
+    struct az_time t = parse("(EngineCore_DP0 pid=123) INFO 11-29 10:12:55 [core.py:123] "
+                             "Initializing a V1 LLM engine",
+                             NULL);
+    ASSERT_TIME(t, AZ_TIME_NOYEAR, noyear_usec(11, 29, 10, 12, 55, 0));
+}
+
+Test(tokenize, time_hf_logger_tag)
+{
+    /* transformers examples: "[%(levelname)s|%(filename)s:%(lineno)s] %(asctime)s >> %(message)s" */
+    struct az_time t =
+        parse("[INFO|trainer.py:2314] 2026-11-29 10:12:55,123 >> ***** Running training *****",
+              NULL);
+    ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2026, 11, 29, 10, 12, 55, 123000));
+}
+
+Test(tokenize, time_dmon_date_column)
+{
+    /* nvidia-smi dmon -o DT */
+    struct az_time t = parse("20261129 10:12:55      0     11     45      -      0      0", NULL);
+    ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2026, 11, 29, 10, 12, 55, 0));
+}
+
+Test(tokenize, time_leap_day_in_leap_year)
+{
+    struct az_time t = parse("2028-02-29 00:00:01 x", NULL);
+    ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2028, 2, 29, 0, 0, 1, 0));
+}
+
+Test(tokenize, time_version_number_is_not_a_time)
+{
+    ASSERT_NO_TIME("2.9.0+cu130");
+    ASSERT_NO_TIME("580.95.05");
+}
+
+Test(tokenize, time_bracketed_integer_is_not_dmesg)
+{
+    ASSERT_NO_TIME("[12345] worker started");
+    ASSERT_NO_TIME("[1.2.3] something");
+}
+
+Test(tokenize, time_month_13_rejected)
+{
+    ASSERT_NO_TIME("2026-13-29 10:12:55 x");
+}
+
+Test(tokenize, time_impossible_dates_rejected)
+{
+    ASSERT_NO_TIME("2026-02-29 10:12:55 x"); /* 2026 is not a leap year */
+    ASSERT_NO_TIME("Nov 31 10:12:55 host kernel: x");
+    ASSERT_NO_TIME("[Sat Feb 29 10:12:55 2026] x");
+    ASSERT_NO_TIME("I1329 10:12:55.123 1 f.cpp:1] x");
+}
+
+Test(tokenize, time_hour_24_rejected)
+{
+    ASSERT_NO_TIME("2026-11-29 24:00:00 x");
+    ASSERT_NO_TIME("Nov 29 10:60:00 host x");
+}
+
+Test(tokenize, time_truncated_stamp_rejected)
+{
+    ASSERT_NO_TIME("2026-11-29 10:1");
+    ASSERT_NO_TIME("Nov 29 10:12");
+    ASSERT_NO_TIME("[  12.5");
+}
+
+Test(tokenize, time_uvicorn_info_without_date_is_none)
+{
+    /* uvicorn inside vLLM: "INFO:     Started server process [1234]" */
+    ASSERT_NO_TIME("INFO:     Started server process [1234]");
+}
+
+Test(tokenize, time_nul_byte_stops_the_stamp)
+{
+    size_t end = 99;
+    struct az_time t = tok_parse_time(TOK_KIND_TEXT, "2026-11-29\0" "10:12:55 x", 21, &end);
+    cr_assert_eq(t.kind, AZ_TIME_NONE);
+    cr_assert_eq(end, 0);
+}
+
+Test(tokenize, time_empty_record_is_none)
+{
+    size_t end = 99;
+    struct az_time t = tok_parse_time(TOK_KIND_TEXT, "", 0, &end);
+    cr_assert_eq(t.kind, AZ_TIME_NONE);
+    cr_assert_eq(end, 0);
+}
+
+/* ---- levels ---- */
+
+Test(tokenize, level_python_logging)
+{
+    cr_assert_eq(level("2026-11-29 10:12:55,123 - ERROR - train - CUDA out of memory"),
+                 TOK_LEVEL_ERROR);
+}
+
+Test(tokenize, level_vllm_warning)
+{
+    cr_assert_eq(level("WARNING 11-29 10:12:55 [config.py:123] Casting torch.bfloat16"),
+                 TOK_LEVEL_WARN);
+}
+
+Test(tokenize, level_glog_letter)
+{
+    cr_assert_eq(level("[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] "
+                       "Watchdog caught collective operation timeout"),
+                 TOK_LEVEL_ERROR);
+    cr_assert_eq(level("W1129 10:12:55.123000 140234 torch/distributed/run.py:793] "), TOK_LEVEL_WARN);
+}
+
+Test(tokenize, level_old_pytorch_bracket_without_stamp)
+{
+    /* PyTorch 1.x: "[E ProcessGroupNCCL.cpp:458] [Rank 0] Watchdog caught ..." */
+    cr_assert_eq(level("[E ProcessGroupNCCL.cpp:458] [Rank 0] Watchdog caught collective"),
+                 TOK_LEVEL_ERROR);
+}
+
+Test(tokenize, level_syslog_priority)
+{
+    cr_assert_eq(level("<3>NVRM: Xid (PCI:000f:01:00): 79"), TOK_LEVEL_ERROR);
+    cr_assert_eq(level("<6>usb 1-1: new device"), TOK_LEVEL_INFO);
+}
+
+Test(tokenize, level_nccl_warn)
+{
+    /* NVIDIA/nccl#367 */
+    cr_assert_eq(level("26a46eb2b1d3:111329:111329 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open "
+                       "libibverbs.so[.1]"),
+                 TOK_LEVEL_WARN);
+}
+
+Test(tokenize, level_python_exception_line)
+{
+    cr_assert_eq(level("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."),
+                 TOK_LEVEL_ERROR);
+    cr_assert_eq(level("Traceback (most recent call last):"), TOK_LEVEL_ERROR);
+}
+
+Test(tokenize, level_python_warning_class)
+{
+    cr_assert_eq(level("/usr/lib/python3/dist-packages/torch/cuda/__init__.py:235: UserWarning: "
+                       "NVIDIA GB10 with CUDA capability sm_121 is not compatible"),
+                 TOK_LEVEL_WARN);
+}
+
+Test(tokenize, level_pip_error)
+{
+    cr_assert_eq(level("ERROR: Could not find a version that satisfies the requirement flash-attn"),
+                 TOK_LEVEL_ERROR);
+}
+
+Test(tokenize, level_none_for_metrics_and_counters)
+{
+    cr_assert_eq(level("{'loss': 1.2345, 'grad_norm': 0.51, 'learning_rate': 2e-05, 'epoch': 0.5}"),
+                 TOK_LEVEL_NONE);
+    cr_assert_eq(level("error_count=0 warnings_seen=0"), TOK_LEVEL_NONE);
+    cr_assert_eq(level("  File \"/workspace/train.py\", line 42, in <module>"), TOK_LEVEL_NONE);
+}
+
+/* ---- lanes ---- */
+
+Test(tokenize, lane_pytorch_rank_prefix)
+{
+    cr_assert_str_eq(lane(TOK_KIND_STDERR, "[rank1]: Traceback (most recent call last):"), "rank1");
+}
+
+Test(tokenize, lane_torchrun_default_prefix)
+{
+    /* torchrun --tee 3: "[default0]:" per local worker */
+    cr_assert_str_eq(lane(TOK_KIND_TRAIN, "[default1]:  File \"/w/train.py\", line 9"), "rank1");
+}
+
+Test(tokenize, lane_rank_word_inside_record)
+{
+    cr_assert_str_eq(lane(TOK_KIND_TRAIN, "[E ProcessGroupNCCL.cpp:458] [Rank 7] Watchdog caught"),
+                     "rank7");
+}
+
+Test(tokenize, lane_nccl_host_and_device)
+{
+    /* NVIDIA/nccl#1814 shape: host:pid:tid [cudaDev] */
+    cr_assert_str_eq(lane(TOK_KIND_NCCL, "spark-02:984:984 [0] NCCL INFO Bootstrap : Using enp1s0"),
+                     "spark-02/gpu0");
+}
+
+Test(tokenize, lane_syslog_host)
+{
+    cr_assert_str_eq(lane(TOK_KIND_KERNEL, "Nov 29 10:12:55 spark-01 kernel: NVRM: Xid 79"),
+                     "spark-01");
+    cr_assert_str_eq(lane(TOK_KIND_KERNEL,
+                          "2026-11-29T10:12:55+0000 spark-01 kernel: NVRM: Xid 79"),
+                     "spark-01");
+}
+
+Test(tokenize, lane_syslog_host_and_rank)
+{
+    cr_assert_str_eq(lane(TOK_KIND_TEXT, "Nov 29 10:12:55 spark-02 python3[4242]: [rank1]: "
+                                         "RuntimeError: NCCL error"),
+                     "spark-02/rank1");
+}
+
+Test(tokenize, lane_open_mpi_tag)
+{
+    cr_assert_str_eq(lane(TOK_KIND_TEXT, "[1,3]<stderr>:Traceback (most recent call last):"),
+                     "rank3");
+}
+
+Test(tokenize, lane_none_for_python_logging)
+{
+    cr_assert_str_eq(lane(TOK_KIND_TRAIN, "2026-11-29 10:12:55,123 - INFO - trainer: step 10"), "");
+    cr_assert_str_eq(lane(TOK_KIND_TEXT, "loss went up"), "");
+}
+
+Test(tokenize, lane_from_path_rank_file)
+{
+    char out[64];
+    cr_assert_eq(tok_lane_from_path("logs/rank0.log", out, sizeof out), 5);
+    cr_assert_str_eq(out, "rank0");
+}
+
+Test(tokenize, lane_from_path_rank_directory)
+{
+    char out[64];
+    tok_lane_from_path("run/rank_3/stderr.log", out, sizeof out);
+    cr_assert_str_eq(out, "rank3");
+}
+
+Test(tokenize, lane_from_path_worker_and_node)
+{
+    char out[64];
+    tok_lane_from_path("worker-1.log", out, sizeof out);
+    cr_assert_str_eq(out, "rank1");
+    tok_lane_from_path("node1/rank02.log", out, sizeof out);
+    cr_assert_str_eq(out, "node1/rank2");
+}
+
+Test(tokenize, lane_from_path_near_misses)
+{
+    char out[64];
+    cr_assert_eq(tok_lane_from_path("ranking.txt", out, sizeof out), 0);
+    cr_assert_str_eq(out, "");
+    cr_assert_eq(tok_lane_from_path("node_modules/x.log", out, sizeof out), 0);
+    cr_assert_eq(tok_lane_from_path("prank1.log", out, sizeof out), 0);
+}
+
+/* ---- numbers ---- */
+
+Test(tokenize, double_plain_and_fraction)
+{
+    double v;
+    cr_assert_eq(tok_parse_double("11.17", 5, &v), 0);
+    cr_assert_float_eq(v, 11.17, 1e-12);
+    cr_assert_eq(tok_parse_double(".5", 2, &v), 0);
+    cr_assert_float_eq(v, 0.5, 1e-12);
+}
+
+Test(tokenize, double_exponent_and_sign)
+{
+    double v;
+    cr_assert_eq(tok_parse_double("-2e-05", 6, &v), 0);
+    cr_assert_float_eq(v, -2e-05, 1e-18);
+}
+
+Test(tokenize, double_surrounding_blanks_allowed)
+{
+    double v;
+    cr_assert_eq(tok_parse_double(" 45 ", 4, &v), 0);
+    cr_assert_float_eq(v, 45.0, 1e-12);
+}
+
+Test(tokenize, double_accepts_nan_and_inf_as_python_prints_them)
+{
+    /* HF Trainer after divergence: {'loss': nan, 'grad_norm': inf, ...} */
+    double v = 0;
+    cr_assert_eq(tok_parse_double("nan", 3, &v), 0);
+    cr_assert(isnan(v));
+    cr_assert_eq(tok_parse_double("NaN", 3, &v), 0);
+    cr_assert(isnan(v));
+    cr_assert_eq(tok_parse_double("-inf", 4, &v), 0);
+    cr_assert(isinf(v) && v < 0);
+}
+
+Test(tokenize, double_rejects_garbage)
+{
+    double v = 7;
+    cr_assert_neq(tok_parse_double("11.17 W", 7, &v), 0);
+    cr_assert_neq(tok_parse_double("infinite", 8, &v), 0);
+    cr_assert_neq(tok_parse_double("nano", 4, &v), 0);
+    cr_assert_neq(tok_parse_double("", 0, &v), 0);
+    cr_assert_neq(tok_parse_double("1e", 2, &v), 0);
+    cr_assert_neq(tok_parse_double("[N/A]", 5, &v), 0);
+    cr_assert_neq(tok_parse_double("0x10", 4, &v), 0);
+    cr_assert_float_eq(v, 7.0, 0, "out untouched on failure");
+}
+
+/* ---- classification ---- */
+
+Test(tokenize, classify_hf_trainer)
+{
+    /* transformers Trainer stdout: tqdm bar and metric dicts */
+    const char *head = "  5%|▌         | 50/1000 [00:30<09:30,  1.67it/s]\r"
+                       " 10%|█         | 100/1000 [01:00<09:00,  1.67it/s]\n"
+                       "{'loss': 1.2345, 'grad_norm': 0.51, 'learning_rate': 2e-05, 'epoch': 0.5}\n"
+                       "{'loss': 1.1002, 'grad_norm': 0.48, 'learning_rate': 1.9e-05, 'epoch': 0.6}\n";
+    cr_assert_eq(classify("out.log", head), TOK_KIND_TRAIN);
+}
+
+Test(tokenize, classify_python_logging)
+{
+    const char *head = "2026-11-29 10:12:55,123 - INFO - __main__ - Loading model\n"
+                       "2026-11-29 10:12:57,456 - INFO - __main__ - Model loaded\n"
+                       "2026-11-29 10:13:01,001 - WARNING - __main__ - gradient checkpointing on\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_TRAIN);
+}
+
+Test(tokenize, classify_unsloth_banner)
+{
+    /* unsloth FastLanguageModel.from_pretrained banner */
+    const char *head = "==((====))==  Unsloth 2025.11.1: Fast Llama patching. Transformers: 4.57.1.\n"
+                       "   \\\\   /|    NVIDIA GB10. Num GPUs = 1. Max memory: 119.7 GB. Platform: Linux.\n"
+                       "O^O/ \\_/ \\    Torch: 2.9.0+cu130. CUDA: 12.1. CUDA Toolkit: 13.0.\n"
+                       "Unsloth: Will smartly offload gradients to save VRAM!\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_TRAIN);
+}
+
+Test(tokenize, classify_lightning_progress)
+{
+    /* pytorch/pytorch#118369: Lightning "Epoch N:" bar */
+    const char *head = "Epoch 0:   6%|██      | 32040/500150 [6:28:43<94:39:17,  1.37it/s, loss=2.6]\r"
+                       "Epoch 0:   6%|██      | 32041/500150 [6:28:44<94:39:16,  1.37it/s, loss=2.6]\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_TRAIN);
+}
+
+Test(tokenize, classify_torchrun_glog)
+{
+    const char *head = "W1129 10:12:55.123000 140234 torch/distributed/run.py:793] \n"
+                       "W1129 10:12:55.123000 140234 torch/distributed/run.py:793] *****\n"
+                       "W1129 10:12:55.123000 140234 torch/distributed/run.py:793] Setting "
+                       "OMP_NUM_THREADS environment variable for each process to be 1\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_TRAIN);
+}
+
+Test(tokenize, classify_bare_traceback_is_stderr)
+{
+    const char *head =
+        "Traceback (most recent call last):\n"
+        "  File \"/workspace/train.py\", line 3, in <module>\n"
+        "    import flash_attn\n"
+        "  File \"/usr/lib/python3/dist-packages/flash_attn/__init__.py\", line 3, in <module>\n"
+        "    from flash_attn.flash_attn_interface import (\n"
+        "ImportError: /usr/lib/python3/dist-packages/flash_attn_2_cuda.cpython-312-aarch64-linux-"
+        "gnu.so: undefined symbol: cudaGetDriverEntryPointByVersion\n";
+    cr_assert_eq(classify("train.log", head), TOK_KIND_STDERR);
+}
+
+Test(tokenize, classify_training_dominates_a_late_traceback)
+{
+    const char *head =
+        "{'loss': 1.2345, 'grad_norm': 0.51, 'learning_rate': 2e-05, 'epoch': 0.1}\n"
+        "{'loss': 1.2001, 'grad_norm': 0.50, 'learning_rate': 2e-05, 'epoch': 0.2}\n"
+        "{'loss': 1.1500, 'grad_norm': 0.49, 'learning_rate': 2e-05, 'epoch': 0.3}\n"
+        "Traceback (most recent call last):\n"
+        "  File \"/workspace/train.py\", line 88, in <module>\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_TRAIN);
+}
+
+Test(tokenize, classify_raw_dmesg)
+{
+    const char *head = "[    0.000000] Booting Linux on physical CPU 0x0000000000 [0x410fd871]\n"
+                       "[    0.000000] Linux version 6.11.0-1016-nvidia (buildd@ubuntu)\n"
+                       "[12345.678901] NVRM: Xid (PCI:000f:01:00): 79, pid=0, GPU has fallen off "
+                       "the bus.\n";
+    cr_assert_eq(classify("log.txt", head), TOK_KIND_KERNEL);
+}
+
+Test(tokenize, classify_dmesg_T)
+{
+    const char *head = "[Sat Nov 29 10:12:55 2026] NVRM: Xid (PCI:000f:01:00): 43, pid=4242\n"
+                       "[Sat Nov 29 10:12:56 2026] nvidia-modeset: ERROR: GPU:0: Idling display\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_KERNEL);
+}
+
+Test(tokenize, classify_journalctl_kernel)
+{
+    const char *head = "-- Boot 0a1b2c3d4e5f --\n"
+                       "Nov 29 10:12:55 spark-01 kernel: NVRM: Xid (PCI:000f:01:00): 79\n"
+                       "Nov 29 10:12:56 spark-01 kernel: Out of memory: Killed process 4242 "
+                       "(python3)\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_KERNEL);
+}
+
+Test(tokenize, classify_smi_table)
+{
+    /* nvidia-smi default output (keylase/nvidia-patch#89 shape, GB10 values) */
+    const char *head =
+        "Sat Nov 29 10:12:55 2026\n"
+        "+-----------------------------------------------------------------------------------------+\n"
+        "| NVIDIA-SMI 580.95.05              Driver Version: 580.95.05      CUDA Version: 13.0     |\n"
+        "|-----------------------------------------+------------------------+----------------------+\n"
+        "| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_SMI);
+}
+
+Test(tokenize, classify_smi_q)
+{
+    /* nvidia-smi -q (MatthiasSchinzel/sysmon#12 shape) */
+    const char *head = "\n==============NVSMI LOG==============\n\n"
+                       "Timestamp                                 : Sat Nov 29 10:12:55 2026\n"
+                       "Driver Version                            : 580.95.05\n"
+                       "CUDA Version                              : 13.0\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_SMI_Q);
+}
+
+Test(tokenize, classify_smi_xml)
+{
+    /* nvidia-smi -q -x (CPU-X#115 shape) */
+    const char *head = "<?xml version=\"1.0\" ?>\n"
+                       "<!DOCTYPE nvidia_smi_log SYSTEM \"nvsmi_device_v12.dtd\">\n"
+                       "<nvidia_smi_log>\n"
+                       "\t<timestamp>Sat Nov 29 10:12:55 2026</timestamp>\n"
+                       "\t<driver_version>580.95.05</driver_version>\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_SMI_XML);
+}
+
+Test(tokenize, classify_smi_csv_with_header_beats_name)
+{
+    const char *head = "timestamp, name, temperature.gpu, power.draw [W], clocks.sm [MHz], "
+                       "utilization.gpu [%]\n"
+                       "2026/11/29 10:12:55.123, NVIDIA GB10, 45, 11.17 W, 208 MHz, 0 %\n"
+                       "2026/11/29 10:12:56.124, NVIDIA GB10, 46, 95.02 W, 2418 MHz, 99 %\n";
+    cr_assert_eq(classify("train.log", head), TOK_KIND_SMI_CSV);
+}
+
+Test(tokenize, classify_smi_csv_headerless)
+{
+    /* --format=csv,noheader */
+    const char *head = "2026/11/29 10:12:55.123, NVIDIA GB10, 45, 11.17 W\n"
+                       "2026/11/29 10:12:56.123, NVIDIA GB10, 46, 96.40 W\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_SMI_CSV);
+}
+
+Test(tokenize, classify_smi_dmon)
+{
+    const char *head = "# gpu    pwr  gtemp  mtemp     sm    mem    enc    dec    jpg    ofa   mclk   pclk\n"
+                       "# Idx      W      C      C      %      %      %      %      %      %    MHz    MHz\n"
+                       "    0     11     45      -      0      0      0      0      0      0    405    208\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_SMI_DMON);
+}
+
+Test(tokenize, classify_pip_install)
+{
+    const char *head = "Collecting torch\n"
+                       "  Downloading torch-2.9.0-cp312-cp312-manylinux_2_28_aarch64.whl (104.1 MB)\n"
+                       "Requirement already satisfied: filelock in /usr/lib/python3/dist-packages\n"
+                       "Installing collected packages: torch\n"
+                       "  Attempting uninstall: torch\n"
+                       "Successfully installed torch-2.9.0\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_PIP);
+}
+
+Test(tokenize, classify_pip_list_table)
+{
+    const char *head = "Package                  Version\n"
+                       "------------------------ -----------\n"
+                       "torch                    2.9.0\n"
+                       "triton                   3.5.0\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_PIP_LIST);
+}
+
+Test(tokenize, classify_pip_freeze)
+{
+    const char *head = "accelerate==1.10.1\ntorch==2.9.0+cu130\ntransformers==4.57.1\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_PIP_LIST);
+}
+
+Test(tokenize, classify_collect_env)
+{
+    /* python -m torch.utils.collect_env (vllm-project/vllm#27549 shape) */
+    const char *head = "Collecting environment information...\n"
+                       "PyTorch version: 2.9.0+cu130\n"
+                       "Is debug build: False\n"
+                       "CUDA used to build PyTorch: 13.0\n"
+                       "[pip3] torch==2.9.0+cu130\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_COLLECT_ENV);
+}
+
+Test(tokenize, classify_proc_meminfo)
+{
+    const char *head = "MemTotal:       127535892 kB\n"
+                       "MemFree:         2456128 kB\n"
+                       "MemAvailable:   61234512 kB\n"
+                       "Buffers:           10240 kB\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_MEMINFO);
+}
+
+Test(tokenize, classify_free)
+{
+    const char *head = "               total        used        free      shared  buff/cache   available\n"
+                       "Mem:       127535892    66321212     2456128       12345    58758552    61234512\n"
+                       "Swap:       16777212           0    16777212\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_MEMINFO);
+}
+
+Test(tokenize, classify_vllm)
+{
+    const char *head = "INFO 11-29 10:12:55 [api_server.py:1234] vLLM API server version 0.11.0\n"
+                       "(EngineCore_DP0 pid=123) INFO 11-29 10:12:58 [core.py:72] Initializing a V1 "
+                       "LLM engine\n"
+                       "(EngineCore_DP0 pid=123) WARNING 11-29 10:13:01 [gpu_model_runner.py:88] x\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_VLLM);
+}
+
+Test(tokenize, classify_nccl)
+{
+    /* NVIDIA/nccl#1504 shape */
+    const char *head = "spark-01:26023:26023 [0] NCCL INFO Bootstrap : Using enp1s0f0np0:10.0.0.1<0>\n"
+                       "spark-01:26023:26023 [0] NCCL INFO NET/Plugin: Using internal network plugin.\n"
+                       "NCCL version 2.27.7+cuda13.0\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_NCCL);
+}
+
+Test(tokenize, classify_preflight)
+{
+    /* the skill's preflight.sh output contract */
+    const char *head = "== G1: CUDA 12/13 ABI ==\n"
+                       "G1 FAIL: torch built against CUDA 12.8 (need 13.x — see gotcha G1)\n"
+                       "== G4: power ==\n"
+                       "G4 INFO: 45, 11.17 W\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_PREFLIGHT);
+}
+
+Test(tokenize, classify_plain_text_is_text)
+{
+    cr_assert_eq(classify("notes.txt", "hello world\nnothing to see here\n"), TOK_KIND_TEXT);
+}
+
+Test(tokenize, classify_name_decides_when_content_is_silent)
+{
+    cr_assert_eq(classify("dmesg.log", "hello\n"), TOK_KIND_KERNEL);
+    cr_assert_eq(classify("nccl-debug.txt", ""), TOK_KIND_NCCL);
+}
+
+Test(tokenize, classify_binary_junk_does_not_crash)
+{
+    char junk[4096];
+    for (size_t i = 0; i < sizeof junk; i++) junk[i] = (char)((i * 131u + 7u) & 0xff);
+    enum tok_kind k = tok_classify(NULL, junk, sizeof junk);
+    cr_assert(k >= TOK_KIND_TEXT && k < TOK_KIND_COUNT);
+}
+
+Test(tokenize, classify_strips_color_codes)
+{
+    /* vLLM colours the level when stdout is a TTY */
+    const char *head = "\x1b[32mINFO\x1b[0m 11-29 10:12:55 [api_server.py:1234] vLLM API server\n"
+                       "\x1b[32mINFO\x1b[0m 11-29 10:12:56 [launcher.py:28] Available routes\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_VLLM);
+}
