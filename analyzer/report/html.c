@@ -1,0 +1,642 @@
+/*
+ * report/html.c - one self-contained HTML page: the report's content plus pictures drawn here as
+ * inline SVG (timeline lanes, series plots). No script, no external request of any kind: the page
+ * declares a Content-Security-Policy that forbids them, and holds no URL in src or href.
+ *
+ * Every input-derived string is sanitized (controls and bidi overrides made visible, invalid
+ * UTF-8 shown as \xNN) and then HTML-escaped.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "report/report_private.h"
+
+#define SVG_W 1100.0
+#define LANE_LABEL_W 280.0
+#define LANE_H 26.0
+#define MAX_LANES 32
+#define MAX_CHARTS 10
+#define CHART_H 210.0
+#define SPARSE_POINTS 24
+#define GB10_POWER_CAP_W 100.0
+#define GB10_MEMORY_BYTES 128e9
+
+struct html {
+    struct rpt *c;
+    struct az_buf *out;
+    struct az_buf s1;
+};
+
+/* Append s sanitized and escaped; input strings are redacted first when asked. */
+static void h(struct html *x, const char *s, int input)
+{
+    size_t len;
+    const char *p = input ? rpt_input(x->c, s, &len) : (s ? s : "");
+    if (!input) len = strlen(p);
+    az_buf_reset(&x->s1);
+    report_sanitize_terminal(&x->s1, p, len);
+    rpt_html_escape(x->out, x->s1.data ? x->s1.data : "", x->s1.len);
+}
+
+/* As h(), cut to cols code points with "…". */
+static void h_cut(struct html *x, const char *s, int input, size_t cols)
+{
+    size_t len;
+    const char *p = input ? rpt_input(x->c, s, &len) : (s ? s : "");
+    if (!input) len = strlen(p);
+    az_buf_reset(&x->s1);
+    report_sanitize_terminal(&x->s1, p, len);
+    const char *d = x->s1.data ? x->s1.data : "";
+    size_t keep = rpt_prefix_for_columns(d, x->s1.len, cols);
+    if (keep < x->s1.len && cols > 1) {
+        keep = rpt_prefix_for_columns(d, x->s1.len, cols - 1);
+        rpt_html_escape(x->out, d, keep);
+        az_buf_puts(x->out, "\xe2\x80\xa6");
+    } else {
+        rpt_html_escape(x->out, d, x->s1.len);
+    }
+}
+
+static const char CSS[] =
+    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1d2330;"
+    "background:#fff;margin:24px auto;max-width:1140px;padding:0 16px}"
+    "h1{font-size:22px;margin:4px 0 8px}h2{font-size:16px;margin:26px 0 8px;border-bottom:1px solid #e3e6ec;"
+    "padding-bottom:4px}.meta{color:#69707d;font-size:13px;margin:0}"
+    ".id{display:inline-block;background:#b3261e;color:#fff;border-radius:4px;padding:0 8px;margin-right:6px}"
+    ".id.none{background:#3b6e3b}.conf{color:#69707d;font-weight:normal;font-size:15px;margin-left:10px}"
+    ".verdict{background:#fbf3f2;border-left:4px solid #b3261e;padding:8px 14px;border-radius:4px}"
+    ".verdict.none{background:#f2f8f2;border-left-color:#3b6e3b}"
+    "table{border-collapse:collapse;width:100%;font-size:13px}td,th{text-align:left;padding:3px 8px;"
+    "border-bottom:1px solid #eef0f3;vertical-align:top}th{color:#69707d;font-weight:600}"
+    "code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px;"
+    "white-space:pre-wrap;word-break:break-all}.num{text-align:right;white-space:nowrap}"
+    ".note{color:#69707d}details{margin:10px 0}summary{cursor:pointer;font-weight:600}"
+    "svg{display:block;margin:6px 0 14px;max-width:100%;height:auto}svg text{font:11px system-ui,sans-serif;fill:#3c4350}"
+    "svg .axis{stroke:#c7ccd5;stroke-width:1}svg .grid{stroke:#eef0f3;stroke-width:1}"
+    "svg .lane{fill:#f7f8fa}svg .ev{fill:#8a94a6}svg .ev.finding{fill:#d08a00}svg .ev.verdict{fill:#b3261e}"
+    "svg .line{fill:none;stroke:#2f6db5;stroke-width:1.6}svg .pt{fill:#2f6db5}svg .cap{stroke:#b3261e;stroke-dasharray:6 4;stroke-width:1.2}"
+    "svg .plateau{fill:#b3261e;fill-opacity:.09}svg .mark{stroke:#d08a00;stroke-width:1.5;stroke-dasharray:3 3}"
+    "svg .title{font-weight:600;fill:#1d2330;font-size:12px}svg .capl{fill:#b3261e}svg .markl{fill:#a86f00}"
+    "footer{color:#8a909b;font-size:12px;margin-top:30px}";
+
+/* ---- shared pieces ---- */
+
+static void evidence_table(struct html *x, const struct corr_evidence *ev, size_t n)
+{
+    char tbuf[48];
+    az_buf_puts(x->out, "<table class=\"ev\"><tr><th>where</th><th>time</th><th>line</th><th></th></tr>\n");
+    for (size_t i = 0; i < n; i++) {
+        az_buf_puts(x->out, "<tr><td class=\"mono\">");
+        h(x, ev[i].path, 1);
+        if (ev[i].line) az_buf_printf(x->out, ":%llu", (unsigned long long)ev[i].line);
+        rpt_time_short(x->c->r, ev[i].time, ev[i].time_approx, tbuf, sizeof tbuf);
+        az_buf_printf(x->out, "</td><td class=\"mono\">%s</td><td><code>", tbuf);
+        h(x, ev[i].text, 1);
+        az_buf_puts(x->out, "</code></td><td class=\"note\">");
+        h(x, ev[i].note, 1);
+        az_buf_puts(x->out, "</td></tr>\n");
+    }
+    az_buf_puts(x->out, "</table>\n");
+}
+
+/* An absolute (or no-year, or boot) time at offset sec from the run's start, for axis labels. */
+static void axis_time(const struct corr_result *r, double sec, char *out, size_t outsz)
+{
+    if (r->start.kind == AZ_TIME_ABS || r->start.kind == AZ_TIME_NOYEAR) {
+        struct az_time t = {r->start.usec + (int64_t)llround(sec * 1e6), r->start.kind};
+        rpt_time_short(r, t, 0, out, outsz);
+    } else {
+        snprintf(out, outsz, "+%.0fs", sec);
+    }
+}
+
+/* Axis labels: the first starts at its tick, the last ends there, so neither is cut off. */
+static const char *anchor_of(int k, int last)
+{
+    return k == 0 ? "start" : k == last ? "end" : "middle";
+}
+
+/* 1, 2 or 5 times a power of ten, at least raw: steps people read at a glance. */
+static double nice_step(double raw)
+{
+    if (!(raw > 0)) return 1;
+    double mag = pow(10, floor(log10(raw))), f = raw / mag;
+    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+/* ---- timeline lanes ---- */
+
+static int placeable(const struct corr_result *r, struct az_time t)
+{
+    enum az_time_kind k = r->start.kind != AZ_TIME_NONE ? r->start.kind : t.kind;
+    return t.kind != AZ_TIME_NONE && t.kind == k;
+}
+
+static int same_str(const char *a, const char *b) { return strcmp(a ? a : "", b ? b : "") == 0; }
+
+static void timeline_svg(struct html *x)
+{
+    const struct corr_result *r = x->c->r;
+    size_t lane_of_first[MAX_LANES], nlanes = 0, placed = 0;
+    int64_t t0 = 0, t1 = 0;
+    size_t *lane = az_xmalloc((r->nevents + 1) * sizeof *lane);
+    for (size_t i = 0; i < r->nevents; i++) {
+        const struct corr_event *e = &r->timeline[i];
+        lane[i] = SIZE_MAX;
+        if (!placeable(r, e->time)) continue;
+        size_t l = 0;
+        for (; l < nlanes; l++) {
+            const struct corr_event *f = &r->timeline[lane_of_first[l]];
+            if (same_str(f->path, e->path) && same_str(f->lane, e->lane)) break;
+        }
+        if (l == nlanes) {
+            if (nlanes == MAX_LANES) continue;
+            lane_of_first[nlanes++] = i;
+        }
+        lane[i] = l;
+        if (!placed || e->time.usec < t0) t0 = e->time.usec;
+        if (!placed || e->time.usec > t1) t1 = e->time.usec;
+        placed++;
+    }
+    if (!placed) {
+        free(lane);
+        return;
+    }
+    const double top = 24, plot_x = LANE_LABEL_W, plot_w = SVG_W - LANE_LABEL_W - 20;
+    double height = top + (double)nlanes * LANE_H + 8;
+    double span = (double)(t1 - t0) / 1e6;
+    az_buf_printf(x->out,
+                  "<svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
+                  "height=\"%.0f\" role=\"img\" aria-label=\"timeline of the run's events\">\n",
+                  SVG_W, height, SVG_W, height);
+    for (int k = 0; k <= 5; k++) {
+        double gx = plot_x + plot_w * k / 5.0;
+        char tb[48];
+        axis_time(r, (double)(t0 - r->start.usec) / 1e6 + span * k / 5.0, tb, sizeof tb);
+        if (r->start.kind != AZ_TIME_ABS && r->start.kind != AZ_TIME_NOYEAR) {
+            struct az_time t = {t0 + (int64_t)llround(span * 1e6 * k / 5.0), r->timeline[0].time.kind};
+            rpt_time_short(r, t, 0, tb, sizeof tb);
+        }
+        az_buf_printf(x->out,
+                      "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                      "<text x=\"%.1f\" y=\"14\" text-anchor=\"%s\">%s</text>\n",
+                      gx, top, gx, height - 8, gx, anchor_of(k, 5), tb);
+    }
+    for (size_t l = 0; l < nlanes; l++) {
+        const struct corr_event *f = &r->timeline[lane_of_first[l]];
+        double y = top + (double)l * LANE_H;
+        az_buf_printf(x->out,
+                      "<rect class=\"lane\" x=\"0\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\"/>"
+                      "<text x=\"6\" y=\"%.1f\">",
+                      y + 2, SVG_W, LANE_H - 4, y + LANE_H / 2 + 4);
+        h_cut(x, f->path, 1, 34);
+        if (f->lane && f->lane[0]) {
+            az_buf_puts(x->out, " [");
+            h_cut(x, f->lane, 1, 12);
+            az_buf_putc(x->out, ']');
+        }
+        az_buf_puts(x->out, "</text>\n");
+    }
+    const char *vid = r->verdict ? rpt_entry_id(r->verdict) : NULL;
+    for (size_t i = 0; i < r->nevents; i++) {
+        if (lane[i] == SIZE_MAX) continue;
+        const struct corr_event *e = &r->timeline[i];
+        double cx = span > 0 ? plot_x + plot_w * (double)(e->time.usec - t0) / 1e6 / span
+                             : plot_x + plot_w / 2;
+        double cy = top + (double)lane[i] * LANE_H + LANE_H / 2;
+        const char *cls = !e->entry_id ? "ev" : (vid && strcmp(vid, e->entry_id) == 0)
+                                                   ? "ev verdict" : "ev finding";
+        char tb[48];
+        rpt_time_short(r, e->time, e->time_approx, tb, sizeof tb);
+        az_buf_printf(x->out, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"><title>%s ",
+                      cls, cx, cy, tb);
+        h(x, e->path, 1);
+        if (e->line) az_buf_printf(x->out, ":%llu", (unsigned long long)e->line);
+        az_buf_puts(x->out, " \xe2\x80\x94 ");
+        h(x, e->label, 1);
+        if (e->entry_id) {
+            az_buf_puts(x->out, " (");
+            h(x, e->entry_id, 0);
+            az_buf_putc(x->out, ')');
+        }
+        az_buf_puts(x->out, "</title></circle>\n");
+    }
+    az_buf_puts(x->out, "</svg>\n");
+    if (placed < r->nevents)
+        az_buf_printf(x->out, "<p class=\"note\">%zu event%s without a comparable time %s not drawn.</p>\n",
+                      r->nevents - placed, r->nevents - placed == 1 ? "" : "s",
+                      r->nevents - placed == 1 ? "is" : "are");
+    free(lane);
+}
+
+/* ---- series plots ---- */
+
+static int name_is(const struct corr_series *s, const char *name) { return same_str(s->name, name); }
+
+static int is_throughput(const struct corr_series *s)
+{
+    return (s->name && strstr(s->name, "throughput")) || same_str(s->unit, "tok/s") ||
+           same_str(s->unit, "it/s") || same_str(s->unit, "samples/s");
+}
+
+/* Plot order: power, temperature, SM clock, throughput, memory, loss, then the rest as given. */
+static int series_rank(const struct corr_series *s)
+{
+    if (name_is(s, "power.draw")) return 0;
+    if (name_is(s, "temperature.gpu")) return 1;
+    if (name_is(s, "clocks.sm")) return 2;
+    if (is_throughput(s)) return 3;
+    if (name_is(s, "memory.used")) return 4;
+    if (name_is(s, "loss")) return 5;
+    return 6;
+}
+
+/* 128 GB in the series' unit, or NAN when the unit is not a size. */
+static double memory_line(const struct corr_series *s)
+{
+    static const struct {
+        const char *unit;
+        double bytes;
+    } units[] = {{"B", 1}, {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
+                 {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}};
+    for (size_t i = 0; i < AZ_ARRAY_LEN(units); i++)
+        if (same_str(s->unit, units[i].unit)) return GB10_MEMORY_BYTES / units[i].bytes;
+    return NAN;
+}
+
+static void chart(struct html *x, const struct corr_series *s, double tmin, double tmax,
+                  double plateau_t)
+{
+    const struct corr_result *r = x->c->r;
+    const double ml = 64, mr = 16, mt = 26, mb = 26;
+    const double pw = SVG_W - ml - mr, ph = CHART_H - mt - mb;
+    double vmin = 0, vmax = -INFINITY;
+    for (size_t k = 0; k < s->npoints; k++)
+        if (isfinite(s->points[k].v)) {
+            vmin = AZ_MIN(vmin, s->points[k].v);
+            vmax = AZ_MAX(vmax, s->points[k].v);
+        }
+    if (!isfinite(vmax)) return;
+    double cap = NAN, memline = NAN;
+    if (name_is(s, "power.draw")) cap = GB10_POWER_CAP_W;
+    if (name_is(s, "memory.used")) memline = memory_line(s);
+    if (isfinite(cap)) vmax = AZ_MAX(vmax, cap);
+    if (isfinite(memline)) vmax = AZ_MAX(vmax, memline);
+    if (vmax <= vmin) vmax = vmin + 1;
+    double step = nice_step((vmax - vmin) / 4.0);
+    vmin = floor(vmin / step) * step;
+    vmax = ceil(vmax * 1.02 / step) * step;
+    int yticks = (int)llround((vmax - vmin) / step);
+    double tspan = tmax > tmin ? tmax - tmin : 1;
+#define XOF(t) (ml + pw * ((t) - tmin) / tspan)
+#define YOF(v) (mt + ph * (1.0 - ((v) - vmin) / (vmax - vmin)))
+    az_buf_printf(x->out,
+                  "<svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
+                  "height=\"%.0f\" role=\"img\" aria-label=\"",
+                  SVG_W, CHART_H, SVG_W, CHART_H);
+    h(x, s->name, 1);
+    az_buf_puts(x->out, " over time\">\n<text class=\"title\" x=\"4\" y=\"14\">");
+    h(x, s->name, 1);
+    if (s->unit && s->unit[0]) {
+        az_buf_puts(x->out, " (");
+        h(x, same_str(s->unit, "C") ? "\xc2\xb0" "C" : s->unit, 1);
+        az_buf_putc(x->out, ')');
+    }
+    az_buf_puts(x->out, " \xc2\xb7 ");
+    h_cut(x, s->path, 1, 60);
+    if (s->lane && s->lane[0]) {
+        az_buf_puts(x->out, " [");
+        h_cut(x, s->lane, 1, 16);
+        az_buf_putc(x->out, ']');
+    }
+    az_buf_puts(x->out, "</text>\n");
+    /* the plateau (power, temperature) shaded from its start to the end of the series */
+    if (isfinite(plateau_t) && s->npoints) {
+        double x0 = XOF(AZ_MAX(plateau_t, tmin)), x1 = XOF(s->points[s->npoints - 1].t);
+        if (x1 > x0)
+            az_buf_printf(x->out,
+                          "<rect class=\"plateau\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
+                          x0, mt, x1 - x0, ph);
+    }
+    for (int k = 0; k <= yticks; k++) {
+        double v = vmin + step * k, y = YOF(v);
+        az_buf_printf(x->out,
+                      "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                      "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.6g</text>\n",
+                      ml, y, ml + pw, y, ml - 6, y + 4, v);
+    }
+    for (int k = 0; k <= 5; k++) {
+        double t = tmin + tspan * k / 5.0, gx = XOF(t);
+        char tb[48];
+        axis_time(r, t, tb, sizeof tb);
+        az_buf_printf(x->out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n", gx,
+                      CHART_H - 8, anchor_of(k, 5), tb);
+    }
+    az_buf_printf(x->out,
+                  "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                  "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+                  ml, mt, ml, mt + ph, ml, mt + ph, ml + pw, mt + ph);
+    if (isfinite(cap))
+        az_buf_printf(x->out,
+                      "<line class=\"cap\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                      "<text class=\"capl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">~100 W: GB10 "
+                      "sustained power cap</text>\n",
+                      ml, YOF(cap), ml + pw, YOF(cap), ml + pw - 4, YOF(cap) - 5);
+    if (isfinite(memline))
+        az_buf_printf(x->out,
+                      "<line class=\"cap\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                      "<text class=\"capl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">128 GB unified "
+                      "memory</text>\n",
+                      ml, YOF(memline), ml + pw, YOF(memline), ml + pw - 4, YOF(memline) - 5);
+    az_buf_puts(x->out, "<polyline class=\"line\" points=\"");
+    int first = 1;
+    for (size_t k = 0; k < s->npoints; k++) {
+        const struct corr_point *pt = &s->points[k];
+        if (!isfinite(pt->t) || !isfinite(pt->v)) continue;
+        az_buf_printf(x->out, "%s%.1f,%.1f", first ? "" : " ", XOF(pt->t), YOF(pt->v));
+        first = 0;
+    }
+    az_buf_puts(x->out, "\"/>\n");
+    /* a few samples (one nvidia-smi snapshot, say) make no visible line: show each */
+    if (s->npoints <= SPARSE_POINTS)
+        for (size_t k = 0; k < s->npoints; k++) {
+            const struct corr_point *pt = &s->points[k];
+            if (!isfinite(pt->t) || !isfinite(pt->v)) continue;
+            az_buf_printf(x->out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>%.6g</title></circle>\n",
+                          XOF(pt->t), YOF(pt->v), pt->v);
+        }
+    /* a detected change that is not a plateau (a throughput drop, say): a marked vertical line */
+    if (isfinite(s->mark_t) && !isfinite(plateau_t)) {
+        double mx = XOF(s->mark_t);
+        az_buf_printf(x->out,
+                      "<line class=\"mark\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                      "<text class=\"markl\" x=\"%.1f\" y=\"%.1f\">",
+                      mx, mt, mx, mt + ph, mx + 5, mt + 12);
+        h_cut(x, s->mark_label && s->mark_label[0] ? s->mark_label : "change", 1, 48);
+        az_buf_puts(x->out, "</text>\n");
+    } else if (isfinite(plateau_t) && s->mark_label && s->mark_label[0] && isfinite(s->mark_t)) {
+        az_buf_printf(x->out, "<text class=\"markl\" x=\"%.1f\" y=\"%.1f\">",
+                      XOF(AZ_MAX(plateau_t, tmin)) + 5, mt + 12);
+        h_cut(x, s->mark_label, 1, 48);
+        az_buf_puts(x->out, "</text>\n");
+    }
+    az_buf_puts(x->out, "</svg>\n");
+#undef XOF
+#undef YOF
+}
+
+static void series_charts(struct html *x)
+{
+    const struct corr_result *r = x->c->r;
+    size_t order[MAX_CHARTS], n = 0;
+    double tmin = INFINITY, tmax = -INFINITY, power_plateau = NAN;
+    for (int rank = 0; rank <= 6; rank++)
+        for (size_t i = 0; i < r->nseries && n < MAX_CHARTS; i++) {
+            const struct corr_series *s = &r->series[i];
+            if (series_rank(s) != rank || !s->npoints) continue;
+            order[n++] = i;
+            for (size_t k = 0; k < s->npoints; k++)
+                if (isfinite(s->points[k].t)) {
+                    tmin = AZ_MIN(tmin, s->points[k].t);
+                    tmax = AZ_MAX(tmax, s->points[k].t);
+                }
+            if (rank == 0 && isfinite(s->mark_t) && !isfinite(power_plateau))
+                power_plateau = s->mark_t;
+        }
+    if (!n || !isfinite(tmin)) return;
+    az_buf_puts(x->out, "<h2>Series</h2>\n");
+    for (size_t k = 0; k < n; k++) {
+        const struct corr_series *s = &r->series[order[k]];
+        double plateau = NAN;
+        if (name_is(s, "power.draw")) plateau = isfinite(s->mark_t) ? s->mark_t : power_plateau;
+        else if (name_is(s, "temperature.gpu")) plateau = power_plateau;
+        chart(x, s, tmin, tmax, plateau);
+    }
+    if (r->nseries > n)
+        az_buf_printf(x->out, "<p class=\"note\">%zu more series not drawn.</p>\n", r->nseries - n);
+}
+
+/* ---- sections ---- */
+
+static void header(struct html *x)
+{
+    const struct corr_result *r = x->c->r;
+    char num[40], span[160];
+    az_buf_puts(x->out, "<header><p class=\"meta\">" RPT_TOOL_NAME " ");
+    h(x, rpt_tool_version(x->c), 0);
+    rpt_thousands(r->records, num, sizeof num);
+    az_buf_printf(x->out, " \xc2\xb7 %zu input%s \xc2\xb7 %s records", r->ninputs,
+                  r->ninputs == 1 ? "" : "s", num);
+    rpt_span_text(r, span, sizeof span);
+    if (span[0]) az_buf_printf(x->out, " \xc2\xb7 %s", span);
+    char *ctx = rpt_context_text(r);
+    if (ctx[0]) {
+        az_buf_puts(x->out, " \xc2\xb7 ");
+        h(x, ctx, 1);
+    }
+    free(ctx);
+    az_buf_puts(x->out, "</p>\n<h1>");
+    if (r->verdict) {
+        az_buf_puts(x->out, "<span class=\"id\">");
+        h(x, rpt_entry_id(r->verdict), 0);
+        az_buf_puts(x->out, "</span>");
+        h(x, rpt_entry_title(r->verdict), 0);
+        az_buf_printf(x->out, "<span class=\"conf\">confidence %.2f</span>", rpt_round2(r->confidence));
+    } else {
+        az_buf_puts(x->out, "<span class=\"id none\">none</span>" RPT_NONE_TITLE);
+    }
+    az_buf_puts(x->out, "</h1></header>\n");
+}
+
+static void verdict(struct html *x)
+{
+    const struct corr_result *r = x->c->r;
+    if (r->verdict) {
+        const struct corr_finding *f = rpt_verdict_finding(r);
+        az_buf_puts(x->out, "<section class=\"verdict\">");
+        if (f && f->summary && f->summary[0]) {
+            az_buf_puts(x->out, "<p>");
+            h(x, f->summary, 1);
+            az_buf_puts(x->out, "</p>");
+        }
+        az_buf_puts(x->out, "<p><b>Fix:</b> ");
+        h(x, rpt_entry_fix(r->verdict), 0);
+        az_buf_puts(x->out, "</p></section>\n");
+        if (f && f->nevidence) {
+            size_t n = x->c->o->verbose ? f->nevidence : AZ_MIN(f->nevidence, RPT_TOP_EVIDENCE);
+            az_buf_puts(x->out, "<h2>Evidence</h2>\n");
+            evidence_table(x, f->evidence, n);
+        }
+        return;
+    }
+    az_buf_puts(x->out, "<section class=\"verdict none\">");
+    if (!r->first_error) {
+        az_buf_puts(x->out, "<p>No error record was found in the inputs.</p></section>\n");
+        return;
+    }
+    az_buf_puts(x->out, "<p><b>First error:</b> ");
+    h(x, r->first_error_entry ? rpt_entry_title(r->first_error_entry) : "(unclassified)", 0);
+    az_buf_puts(x->out, "</p>");
+    if (rpt_entry_fix(r->first_error_entry)[0]) {
+        az_buf_puts(x->out, "<p><b>Fix:</b> ");
+        h(x, rpt_entry_fix(r->first_error_entry), 0);
+        az_buf_puts(x->out, "</p>");
+    }
+    az_buf_puts(x->out, "</section>\n<h2>First error</h2>\n");
+    evidence_table(x, r->first_error, 1);
+}
+
+static void timeline_table(struct html *x)
+{
+    const struct corr_result *r = x->c->r;
+    if (!r->nevents) return;
+    char tbuf[48];
+    az_buf_puts(x->out, "<h2>Timeline</h2>\n");
+    timeline_svg(x);
+    az_buf_printf(x->out, "<details><summary>All %zu events</summary>\n<table><tr><th>time</th>"
+                          "<th>where</th><th>event</th><th>finding</th></tr>\n", r->nevents);
+    for (size_t i = 0; i < r->nevents; i++) {
+        const struct corr_event *e = &r->timeline[i];
+        rpt_time_short(r, e->time, e->time_approx, tbuf, sizeof tbuf);
+        az_buf_printf(x->out, "<tr><td class=\"mono\">%s</td><td class=\"mono\">", tbuf);
+        h(x, e->path, 1);
+        if (e->line) az_buf_printf(x->out, ":%llu", (unsigned long long)e->line);
+        if (e->lane && e->lane[0]) {
+            az_buf_puts(x->out, " [");
+            h(x, e->lane, 1);
+            az_buf_putc(x->out, ']');
+        }
+        az_buf_puts(x->out, "</td><td>");
+        h(x, e->label, 1);
+        az_buf_puts(x->out, "</td><td>");
+        if (e->entry_id) h(x, e->entry_id, 0);
+        az_buf_puts(x->out, "</td></tr>\n");
+    }
+    az_buf_puts(x->out, "</table></details>\n");
+}
+
+static void weighed(struct html *x)
+{
+    const struct corr_result *r = x->c->r;
+    size_t others = 0;
+    for (size_t i = 0; i < r->nfindings; i++) others += r->findings[i].entry != r->verdict;
+    if (!others && !r->nruled_out) return;
+    az_buf_puts(x->out, "<h2>Also weighed</h2>\n");
+    if (others) {
+        az_buf_puts(x->out, "<table><tr><th>id</th><th class=\"num\">confidence</th><th>title</th>"
+                            "<th>summary</th></tr>\n");
+        for (size_t i = 0; i < r->nfindings; i++) {
+            const struct corr_finding *f = &r->findings[i];
+            if (f->entry == r->verdict) continue;
+            az_buf_puts(x->out, "<tr><td>");
+            h(x, rpt_entry_id(f->entry), 0);
+            az_buf_printf(x->out, "</td><td class=\"num\">%.2f</td><td>", rpt_round2(f->confidence));
+            h(x, rpt_entry_title(f->entry), 0);
+            az_buf_puts(x->out, "</td><td>");
+            h(x, f->summary, 1);
+            az_buf_puts(x->out, "</td></tr>\n");
+        }
+        az_buf_puts(x->out, "</table>\n");
+    }
+    if (r->nruled_out) {
+        az_buf_puts(x->out, "<p><b>Ruled out:</b></p><ul>\n");
+        for (size_t i = 0; i < r->nruled_out; i++) {
+            az_buf_puts(x->out, "<li><b>");
+            h(x, rpt_entry_id(r->ruled_out[i].entry), 0);
+            az_buf_puts(x->out, "</b> ");
+            h(x, r->ruled_out[i].reason, 1);
+            az_buf_puts(x->out, "</li>\n");
+        }
+        az_buf_puts(x->out, "</ul>\n");
+    }
+    int any = 0;
+    for (size_t i = 0; i < r->nfindings; i++) any |= r->findings[i].nevidence > 0;
+    if (!any) return;
+    az_buf_puts(x->out, "<details><summary>Evidence of every finding</summary>\n");
+    for (size_t i = 0; i < r->nfindings; i++) {
+        const struct corr_finding *f = &r->findings[i];
+        if (!f->nevidence) continue;
+        az_buf_puts(x->out, "<h3>");
+        h(x, rpt_entry_id(f->entry), 0);
+        az_buf_puts(x->out, " ");
+        h(x, rpt_entry_title(f->entry), 0);
+        az_buf_puts(x->out, "</h3>\n");
+        evidence_table(x, f->evidence, f->nevidence);
+    }
+    az_buf_puts(x->out, "</details>\n");
+}
+
+static void inputs(struct html *x)
+{
+    const struct corr_result *r = x->c->r;
+    char num[40];
+    az_buf_printf(x->out, "<details><summary>Inputs (%zu)</summary>\n<table><tr><th>path</th>"
+                          "<th>kind</th><th class=\"num\">bytes</th><th class=\"num\">records</th>"
+                          "<th>compression</th></tr>\n", r->ninputs);
+    for (size_t i = 0; i < r->ninputs; i++) {
+        const struct corr_input *in = &r->inputs[i];
+        az_buf_puts(x->out, "<tr><td class=\"mono\">");
+        h(x, in->path, 1);
+        az_buf_puts(x->out, "</td><td>");
+        h(x, in->kind, 0);
+        rpt_thousands(in->bytes, num, sizeof num);
+        az_buf_printf(x->out, "</td><td class=\"num\">%s</td>", num);
+        rpt_thousands(in->records, num, sizeof num);
+        az_buf_printf(x->out, "<td class=\"num\">%s</td><td>", num);
+        h(x, in->compression && in->compression[0] ? in->compression : "none", 0);
+        az_buf_puts(x->out, "</td></tr>\n");
+    }
+    az_buf_puts(x->out, "</table></details>\n");
+    size_t nwarn = 0;
+    for (size_t i = 0; i < r->nwarnings; i++) nwarn += !rpt_warning_is_skip(r, i);
+    if (!r->nskipped && !nwarn) return;
+    az_buf_printf(x->out, "<details><summary>Skipped (%zu) and warnings (%zu)</summary><ul>\n",
+                  r->nskipped, nwarn);
+    for (size_t i = 0; i < r->nskipped; i++) {
+        az_buf_puts(x->out, "<li>skipped <span class=\"mono\">");
+        h(x, r->skipped[i].path, 1);
+        az_buf_puts(x->out, "</span>: ");
+        h(x, r->skipped[i].reason, 1);
+        az_buf_puts(x->out, "</li>\n");
+    }
+    for (size_t i = 0; i < r->nwarnings; i++) {
+        if (rpt_warning_is_skip(r, i)) continue;
+        az_buf_puts(x->out, "<li>warning: ");
+        h(x, r->warnings[i], 1);
+        az_buf_puts(x->out, "</li>\n");
+    }
+    az_buf_puts(x->out, "</ul></details>\n");
+}
+
+void rpt_write_html(struct rpt *c)
+{
+    struct html x = {c, &c->out, AZ_BUF_INIT};
+    const struct corr_result *r = c->r;
+    az_buf_puts(x.out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                       "style-src 'unsafe-inline'\">\n"
+                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                       "<title>" RPT_TOOL_NAME ": ");
+    if (r->verdict) {
+        h(&x, rpt_entry_id(r->verdict), 0);
+        az_buf_putc(x.out, ' ');
+        h(&x, rpt_entry_title(r->verdict), 0);
+    } else {
+        az_buf_puts(x.out, RPT_NONE_TITLE);
+    }
+    az_buf_printf(x.out, "</title>\n<style>%s</style>\n</head><body>\n", CSS);
+    header(&x);
+    verdict(&x);
+    timeline_table(&x);
+    series_charts(&x);
+    weighed(&x);
+    inputs(&x);
+    az_buf_puts(x.out, "<footer>Written by " RPT_TOOL_NAME " ");
+    h(&x, rpt_tool_version(c), 0);
+    az_buf_printf(x.out, "%s. Self-contained: no scripts, no external resources.</footer>\n"
+                         "</body></html>\n",
+                  c->o->redact ? "; host names, users, addresses and secrets redacted" : "");
+    az_buf_free(&x.s1);
+}

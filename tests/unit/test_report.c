@@ -1,0 +1,877 @@
+/* Tests for report/: every format on a synthetic result, determinism, the terminal sanitizer,
+ * redaction, Markdown fences, HTML escaping and the preflight line format.
+ *
+ * The results are built by hand (struct corr_result is plain data), so these tests do not depend
+ * on the correlator. The G4 case copies the shape of the design sketch in
+ * shared/reference/report-mock.md; its log lines copy real tool output:
+ *  - gpu.csv.gz: `nvidia-smi --query-gpu=timestamp,power.draw,temperature.gpu,clocks.sm,
+ *    utilization.gpu --format=csv,noheader` rows ("2026/05/12 13:21:03.000, 104.72 W, 67, 2511
+ *    MHz, 97 %"; nvidia-smi(1) --format=csv: timestamp "YYYY/MM/DD HH:MM:SS.msec", units after
+ *    values);
+ *  - nvidia-smi.txt: the default table's GPU row; GB10 shows "N/A" for the power cap and "Not
+ *    Supported" for memory (gotcha-checks-notes.md, G3);
+ *  - train.log: HF Trainer's tqdm progress line "1520/2500 [1:05:12<42:10,  2.81s/it]" and its
+ *    metrics dict "{'loss': 1.2104, 'grad_norm': 0.4127, 'learning_rate': 0.00018, 'epoch': 0.61}";
+ *  - dmesg: the NVRM Xid line "NVRM: Xid (PCI:000f:01:00): 79, pid=..., GPU has fallen off the bus."
+ *    (kernel driver message, as quoted in NVIDIA's Xid documentation).
+ */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report/report.h"
+
+/* ---- a pool for the strings of hand-built results ---- */
+
+static char *pool[512];
+static size_t npool;
+
+static char *S(const char *s)
+{
+    cr_assert_lt(npool, AZ_ARRAY_LEN(pool));
+    return pool[npool++] = az_xstrdup(s);
+}
+
+static void teardown(void)
+{
+    for (size_t i = 0; i < npool; i++) free(pool[i]);
+    npool = 0;
+}
+
+TestSuite(report, .fini = teardown);
+
+/* ---- entries as a pack would hold them (titles and fixes in the skill's words) ---- */
+
+static struct match_entry e_g3 = {"G3", MATCH_FAMILY_GOTCHA, "UMA OOM below 128GB", "", "", "",
+                                  "drop the page cache between runs", "test", 0, NULL};
+static struct match_entry e_g4 = {"G4", MATCH_FAMILY_GOTCHA, "Thermal throttling", "", "", "",
+                                  "~100 W sustained is GB10's cap, not a bug: improve cooling or "
+                                  "cap run length.", "test", 0, NULL};
+static struct match_entry e_g6 = {"G6", MATCH_FAMILY_GOTCHA, "Global UMA resource contention", "",
+                                  "", "", "stop other GPU processes", "test", 0, NULL};
+static struct match_entry e_g9 = {"G9", MATCH_FAMILY_GOTCHA, "Container-first, not bare pip", "",
+                                  "", "", "use an NGC container", "test", 0, NULL};
+static struct match_entry e_xid = {"C.xid", MATCH_FAMILY_COMMON, "NVIDIA Xid error", "", "", "",
+                                   "Xid 79: the GPU fell off the bus; check power and cabling, "
+                                   "then reboot.", "test", 0, NULL};
+static struct match_sig sig_slowdown = {"G4.sw-thermal-slowdown", &e_g4, MATCH_STRONG, 0, "", "",
+                                        "", 0, NULL, 0};
+
+static struct az_time at(unsigned h, unsigned m, unsigned s)
+{
+    struct az_time t = {az_usec_from_civil(2026, 5, 12, h, m, s, 0), AZ_TIME_ABS};
+    return t;
+}
+
+static struct corr_evidence ev(const char *path, uint64_t line, struct az_time t,
+                               const char *text, const struct match_sig *sig, const char *note)
+{
+    struct corr_evidence e = {S(path), line, t, 0, S(""), S(text), sig, S(note)};
+    return e;
+}
+
+static struct corr_event event(struct az_time t, const char *path, uint64_t line,
+                               const char *label, const char *entry_id)
+{
+    struct corr_event e = {t, 0, S(path), line, S(""), S(label), entry_id};
+    return e;
+}
+
+/* Storage of one hand-built result (static: tests run one at a time in their own process). */
+static struct corr_evidence g4_ev[4], g6_ev[1], xid_ev;
+static struct corr_finding findings[2];
+static struct corr_ruled_out ruled[2];
+static struct corr_event timeline[40];
+static struct corr_input inputs[3];
+static struct corr_skip skipped[1];
+static struct corr_point power_pts[120], temp_pts[120], tput_pts[60];
+static struct corr_series series[3];
+static char *warnings[1];
+
+/* The mock's G4 run: power held near 100 W while the GPU heats up, SM clock and throughput fall. */
+static void build_g4(struct corr_result *r)
+{
+    memset(r, 0, sizeof *r);
+    g4_ev[0] = ev("gpu.csv.gz", 201, at(13, 21, 3),
+                  "2026/05/12 13:21:03.000, 104.72 W, 67, 2511 MHz, 97 %", NULL, "plateau begins");
+    g4_ev[1] = ev("gpu.csv.gz", 1004, at(13, 52, 10),
+                  "2026/05/12 13:52:10.000, 99.80 W, 88, 1831 MHz, 98 %", NULL, "clock falls");
+    g4_ev[2] = ev("train.log", 212, at(13, 52, 31),
+                  " 61%|######    | 1520/2500 [1:05:12<42:10,  2.81s/it]", NULL,
+                  "throughput \xe2\x88\x92" "41 %");
+    g4_ev[3] = ev("nvidia-smi.txt", 10, at(14, 53, 43),
+                  "| N/A   92C    P0            100W /  N/A  | Not Supported          |",
+                  &sig_slowdown, "");
+    findings[0] = (struct corr_finding){&e_g4, 0.912,
+                                        S("Power held at 95\xe2\x80\x93" "102 W for 64 min while the "
+                                          "GPU went 67 \xe2\x86\x92 92 \xc2\xb0" "C; SM clock fell "
+                                          "2511 \xe2\x86\x92 1706 MHz and throughput fell 41 %."),
+                                        4, g4_ev};
+    g6_ev[0] = ev("nvidia-smi.txt", 19, at(14, 53, 43),
+                  "|    0   N/A  N/A      2143      G   /usr/lib/xorg/Xorg        43MiB |", NULL, "");
+    findings[1] = (struct corr_finding){&e_g6, 0.1249,
+                                        S("another GPU process: Xorg, 43 MiB \xe2\x80\x94 too small "
+                                          "to contend"), 1, g6_ev};
+    ruled[0] = (struct corr_ruled_out){&e_g3, S("no OOM anywhere")};
+    ruled[1] = (struct corr_ruled_out){&e_g9, S("pip changed no torch/triton/xformers/transformers")};
+    size_t n = 0;
+    timeline[n++] = event(at(13, 4, 32), "gpu.csv.gz", 2, "sampling starts, 13 W idle", NULL);
+    timeline[n++] = event(at(13, 5, 34), "train.log", 40, "training starts, 7,940 tok/s", NULL);
+    timeline[n++] = event(at(13, 21, 3), "gpu.csv.gz", 201, "power plateau ~100 W begins", "G4");
+    timeline[n++] = event(at(13, 52, 10), "gpu.csv.gz", 1004,
+                          "SM clock 2511 \xe2\x86\x92 1831 MHz at 88 \xc2\xb0" "C", "G4");
+    timeline[n++] = event(at(13, 52, 31), "train.log", 212, "throughput \xe2\x88\x92" "41 %", "G4");
+    timeline[n++] = event(at(14, 53, 43), "nvidia-smi.txt", 10, "92 \xc2\xb0" "C at 100 W", "G4");
+    inputs[0] = (struct corr_input){S("gpu.csv.gz"), "smi-csv", 98304, 1310, S("gzip")};
+    inputs[1] = (struct corr_input){S("train.log"), "train", 1048576, 46880, S("none")};
+    inputs[2] = (struct corr_input){S("nvidia-smi.txt"), "smi", 2048, 23, S("none")};
+    skipped[0] = (struct corr_skip){S("core.12345"), S("binary file")};
+    warnings[0] = S("core.12345: binary file");
+    /* 30 s samples from 13:04:32 (t = 0): idle, then ~100 W from 13:21:03 (t = 991 s) on */
+    for (size_t i = 0; i < AZ_ARRAY_LEN(power_pts); i++) {
+        double t = (double)i * 55.0;
+        power_pts[i] = (struct corr_point){t, t < 991 ? 13.0 + t / 20.0 : 99.0 + (double)(i % 4)};
+        temp_pts[i] = (struct corr_point){t, 40.0 + 52.0 * t / (55.0 * 119)};
+    }
+    for (size_t i = 0; i < AZ_ARRAY_LEN(tput_pts); i++) {
+        double t = 62.0 + (double)i * 100.0;
+        tput_pts[i] = (struct corr_point){t, t < 2879 ? 7940.0 : 4690.0};
+    }
+    series[0] = (struct corr_series){S("power.draw"), S("W"), S("gpu.csv.gz"), S(""),
+                                     AZ_ARRAY_LEN(power_pts), power_pts, 991.0, S("plateau begins")};
+    series[1] = (struct corr_series){S("temperature.gpu"), S("C"), S("gpu.csv.gz"), S(""),
+                                     AZ_ARRAY_LEN(temp_pts), temp_pts, NAN, S("")};
+    series[2] = (struct corr_series){S("throughput"), S("tok/s"), S("train.log"), S(""),
+                                     AZ_ARRAY_LEN(tput_pts), tput_pts, 2879.0,
+                                     S("throughput \xe2\x88\x92" "41 %")};
+    r->verdict = &e_g4;
+    r->confidence = 0.912;
+    r->nfindings = 2;
+    r->findings = findings;
+    r->nevents = n;
+    r->timeline = timeline;
+    r->nruled_out = 2;
+    r->ruled_out = ruled;
+    r->ninputs = 3;
+    r->inputs = inputs;
+    r->nskipped = 1;
+    r->skipped = skipped;
+    r->nseries = 3;
+    r->series = series;
+    r->nwarnings = 1;
+    r->warnings = warnings;
+    r->records = 48213;
+    r->bytes = 1148928;
+    r->start = at(13, 4, 32);
+    r->end = at(14, 53, 43);
+    r->context = (struct corr_context){1, S("NVIDIA GB10"), S("aarch64"), S("13.0"), S("13.0"), 1};
+}
+
+/* No gotcha: the run died of an Xid 79, a common failure. */
+static void build_none(struct corr_result *r)
+{
+    build_g4(r);
+    r->verdict = NULL;
+    r->confidence = 0.12;
+    r->nfindings = 1;
+    r->findings = &findings[1];
+    xid_ev = ev("dmesg.log", 1873, at(14, 2, 11),
+                "NVRM: Xid (PCI:000f:01:00): 79, pid=31337, name=python3, GPU has fallen off the bus.",
+                NULL, "");
+    r->first_error = &xid_ev;
+    r->first_error_entry = &e_xid;
+    r->nseries = 0;
+}
+
+/* The report in format f as a NUL-terminated string; caller frees. */
+static char *render(enum report_format f, const struct corr_result *r,
+                    const struct report_options *o)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    cr_assert_not_null(mem);
+    cr_assert_eq(report_write(mem, f, r, NULL, o), AZ_OK);
+    fclose(mem);
+    return buf;
+}
+
+static struct report_options opts(int color, int redact, int verbose)
+{
+    struct report_options o = {color, redact, verbose, "0.1.0"};
+    return o;
+}
+
+static const char *find_after(const char *hay, const char *needle, const char *after)
+{
+    const char *a = strstr(hay, after);
+    return a ? strstr(a, needle) : NULL;
+}
+
+/* ---- names ---- */
+
+Test(report, format_names_round_trip)
+{
+    for (int f = 0; f < REPORT_FORMAT_COUNT; f++)
+        cr_assert_eq(report_format_from_name(report_format_name((enum report_format)f)), f);
+    cr_assert_eq(report_format_from_name("yaml"), -1);
+    cr_assert_eq(report_format_from_name(NULL), -1);
+    cr_assert_str_eq(report_format_ext(REPORT_TEXT), "txt");
+    cr_assert_str_eq(report_jansson_version(), JANSSON_VERSION);
+}
+
+/* ---- text ---- */
+
+Test(report, text_puts_verdict_then_evidence_timeline_and_weighed)
+{
+    struct corr_result r;
+    build_g4(&r);
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_TEXT, &r, &o);
+    cr_assert(az_starts_with(t, strlen(t), "gotcha 0.1.0 \xc2\xb7 3 inputs \xc2\xb7 48,213 records"),
+              "%s", t);
+    cr_assert_not_null(strstr(t, "2026-05-12 13:04 \xe2\x86\x92 14:53 (1 h 49 min)"));
+    cr_assert_not_null(strstr(t, "GB10, aarch64, CUDA 13.0, container"));
+    const char *verdict = strstr(t, "G4  Thermal throttling");
+    cr_assert_not_null(verdict, "%s", t);
+    cr_assert_not_null(strstr(verdict, "confidence 0.91\n"));
+    const char *fix = strstr(t, "Fix: ~100 W sustained");
+    const char *evid = strstr(t, "\n  evidence\n");
+    const char *tl = strstr(t, "\n  timeline\n");
+    const char *weighed = strstr(t, "\n  also weighed\n");
+    cr_assert(verdict && fix && evid && tl && weighed);
+    cr_assert(verdict < fix && fix < evid && evid < tl && tl < weighed, "%s", t);
+    cr_assert_not_null(find_after(t, "gpu.csv.gz:201", "evidence"));
+    cr_assert_not_null(find_after(t, "13:21:03", "evidence"));
+    cr_assert_not_null(find_after(t, "plateau begins", "evidence"));
+    cr_assert_not_null(find_after(t, "G6  0.12  another GPU process", "also weighed"));
+    cr_assert_not_null(find_after(t, "ruled out  G3 no OOM anywhere \xc2\xb7 G9", "also weighed"));
+    cr_assert_null(strchr(t, '\x1b'), "no colour unless asked");
+    free(t);
+}
+
+Test(report, text_colours_only_when_asked)
+{
+    struct corr_result r;
+    build_g4(&r);
+    struct report_options o = opts(1, 0, 0);
+    char *t = render(REPORT_TEXT, &r, &o);
+    cr_assert_not_null(strstr(t, "\x1b[1mG4  Thermal throttling\x1b[0m"), "%s", t);
+    cr_assert_not_null(strstr(t, "\x1b[2m"));
+    free(t);
+}
+
+Test(report, text_without_verdict_names_first_error_and_its_fix)
+{
+    struct corr_result r;
+    build_none(&r);
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_TEXT, &r, &o);
+    const char *none = strstr(t, "No known gotcha (none of G1\xe2\x80\x93G10)");
+    cr_assert_not_null(none, "%s", t);
+    cr_assert_not_null(find_after(t, "First error: NVIDIA Xid error", "No known gotcha"));
+    cr_assert_not_null(find_after(t, "dmesg.log:1873", "First error"));
+    cr_assert_not_null(find_after(t, "NVRM: Xid (PCI:000f:01:00): 79", "dmesg.log:1873"));
+    cr_assert_not_null(find_after(t, "Fix: Xid 79: the GPU fell off the bus", "dmesg.log:1873"));
+    cr_assert_null(strstr(t, "G4  Thermal"));
+    free(t);
+}
+
+Test(report, text_compact_timeline_caps_events_and_verbose_shows_all)
+{
+    struct corr_result r;
+    build_g4(&r);
+    size_t n = 0;
+    for (; n < 30; n++)
+        timeline[n] = event(at(13, 10, (unsigned)n), "train.log", 100 + n, "step logged",
+                            n == 17 ? "G4" : NULL);
+    r.nevents = n;
+    struct report_options compact = opts(0, 0, 0), verbose = opts(0, 0, 1);
+    char *t = render(REPORT_TEXT, &r, &compact);
+    cr_assert_not_null(strstr(t, "\xe2\x80\xa6 18 more events"), "%s", t);
+    cr_assert_not_null(strstr(t, "13:10:17"), "an event backing the verdict is kept");
+    cr_assert_not_null(strstr(t, "13:10:29"), "the last event is kept");
+    free(t);
+    t = render(REPORT_TEXT, &r, &verbose);
+    cr_assert_null(strstr(t, "more events"));
+    cr_assert_not_null(strstr(t, "13:10:28"));
+    free(t);
+}
+
+Test(report, text_stacks_evidence_when_paths_leave_no_room_and_keeps_file_names)
+{
+    struct corr_result r;
+    build_g4(&r);
+    g4_ev[0].path = S("runs/2026-05-12/job-48213/node-a/telemetry/gpu-samples.csv.gz");
+    g4_ev[0].note = S("power plateau near 100 W begins");
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_TEXT, &r, &o);
+    /* the path is cut at its start so the file name and line stay */
+    cr_assert_not_null(strstr(t, "/gpu-samples.csv.gz:201  13:21:03  power plateau near 100 W begins\n"
+                                 "      2026/05/12 13:21:03.000, 104.72 W, 67, 2511 MHz, 97 %\n"), "%s", t);
+    cr_assert_not_null(strstr(t, "    \xe2\x80\xa6"));
+    free(t);
+}
+
+/* ---- determinism ---- */
+
+Test(report, every_format_is_byte_identical_twice)
+{
+    struct corr_result r;
+    build_g4(&r);
+    struct report_options o = opts(0, 1, 1);
+    for (int f = 0; f < REPORT_FORMAT_COUNT; f++) {
+        char *a = render((enum report_format)f, &r, &o), *b = render((enum report_format)f, &r, &o);
+        cr_assert_gt(strlen(a), 100, "format %s is empty", report_format_name((enum report_format)f));
+        cr_assert_str_eq(a, b, "format %s differs", report_format_name((enum report_format)f));
+        free(a);
+        free(b);
+    }
+}
+
+Test(report, write_error_is_reported)
+{
+    struct corr_result r;
+    build_g4(&r);
+    FILE *ro = fopen("/dev/null", "r");
+    cr_assert_not_null(ro);
+    cr_assert_eq(report_write(ro, REPORT_TEXT, &r, NULL, NULL), AZ_FAIL);
+    fclose(ro);
+}
+
+/* ---- json ---- */
+
+static json_t *parse(const char *text)
+{
+    json_error_t err;
+    json_t *j = json_loads(text, 0, &err);
+    cr_assert_not_null(j, "line %d: %s", err.line, err.text);
+    return j;
+}
+
+Test(report, json_has_the_documented_fields)
+{
+    struct corr_result r;
+    build_g4(&r);
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_JSON, &r, &o);
+    json_t *j = parse(t);
+    cr_assert_str_eq(json_string_value(json_object_get(j, "schema")), "gotcha.report/1");
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "tool"), "name")), "gotcha");
+    json_t *v = json_object_get(j, "verdict");
+    cr_assert_str_eq(json_string_value(json_object_get(v, "id")), "G4");
+    cr_assert_str_eq(json_string_value(json_object_get(v, "title")), "Thermal throttling");
+    cr_assert_float_eq(json_real_value(json_object_get(v, "confidence")), 0.91, 1e-12);
+    json_t *fs = json_object_get(j, "findings");
+    cr_assert_eq(json_array_size(fs), 2);
+    double prev = 2;
+    for (size_t i = 0; i < json_array_size(fs); i++) {
+        double c = json_real_value(json_object_get(json_array_get(fs, i), "confidence"));
+        cr_assert_leq(c, prev, "findings sorted by confidence");
+        prev = c;
+    }
+    json_t *e0 = json_array_get(json_object_get(json_array_get(fs, 0), "evidence"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(e0, "path")), "gpu.csv.gz");
+    cr_assert_eq(json_integer_value(json_object_get(e0, "line")), 201);
+    cr_assert_str_eq(json_string_value(json_object_get(e0, "time")), "2026-05-12T13:21:03");
+    json_t *e3 = json_array_get(json_object_get(json_array_get(fs, 0), "evidence"), 3);
+    cr_assert_str_eq(json_string_value(json_object_get(e3, "signature")), "G4.sw-thermal-slowdown");
+    cr_assert(json_is_null(json_object_get(j, "first_error")));
+    cr_assert_eq(json_array_size(json_object_get(j, "timeline")), 6);
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(j, "ruled_out"), 0), "id")), "G3");
+    cr_assert_eq(json_integer_value(json_object_get(json_array_get(json_object_get(j, "inputs"), 1), "records")), 46880);
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(j, "skipped"), 0), "reason")), "binary file");
+    json_t *ctx = json_object_get(j, "context");
+    cr_assert_str_eq(json_string_value(json_object_get(ctx, "gpu")), "NVIDIA GB10");
+    cr_assert(json_is_true(json_object_get(ctx, "container")));
+    json_t *span = json_object_get(j, "span");
+    cr_assert_str_eq(json_string_value(json_object_get(span, "start")), "2026-05-12T13:04:32");
+    cr_assert_str_eq(json_string_value(json_object_get(span, "end")), "2026-05-12T14:53:43");
+    /* plain decimals, not binary expansions: "0.91", never "0.91000000000000003" */
+    cr_assert_not_null(strstr(t, "\"confidence\": 0.91,"), "%s", t);
+    cr_assert_null(strstr(t, "0.9100000"));
+    json_decref(j);
+    free(t);
+}
+
+Test(report, json_without_verdict_has_first_error)
+{
+    struct corr_result r;
+    build_none(&r);
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_JSON, &r, &o);
+    json_t *j = parse(t);
+    json_t *v = json_object_get(j, "verdict");
+    cr_assert_str_eq(json_string_value(json_object_get(v, "id")), "none");
+    cr_assert_str_eq(json_string_value(json_object_get(v, "fix")), e_xid.fix);
+    json_t *fe = json_object_get(j, "first_error");
+    cr_assert_str_eq(json_string_value(json_object_get(fe, "id")), "C.xid");
+    cr_assert_eq(json_integer_value(json_object_get(fe, "line")), 1873);
+    cr_assert_str_eq(json_string_value(json_object_get(fe, "time")), "2026-05-12T14:02:11");
+    json_decref(j);
+    free(t);
+}
+
+Test(report, json_times_of_every_kind_are_iso_or_boot_offsets)
+{
+    struct corr_result r;
+    build_g4(&r);
+    timeline[0].time = (struct az_time){az_usec_from_civil(2000, 11, 29, 10, 12, 55, 250000),
+                                        AZ_TIME_NOYEAR};
+    timeline[1].time = (struct az_time){12345678901LL, AZ_TIME_BOOT};
+    timeline[2].time = (struct az_time){0, AZ_TIME_NONE};
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_JSON, &r, &o);
+    json_t *j = parse(t), *tl = json_object_get(j, "timeline");
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(tl, 0), "time")),
+                     "--11-29T10:12:55.250");
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(tl, 1), "time")),
+                     "+12345.678901s");
+    cr_assert(json_is_null(json_object_get(json_array_get(tl, 2), "time")));
+    json_decref(j);
+    free(t);
+}
+
+Test(report, json_keeps_invalid_utf8_and_controls_as_valid_json)
+{
+    struct corr_result r;
+    build_g4(&r);
+    g4_ev[0].text = S("bad \xff\xfe byte and ESC \x1b[2J");
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_JSON, &r, &o);
+    json_t *j = parse(t);
+    const char *text = json_string_value(json_object_get(
+        json_array_get(json_object_get(json_array_get(json_object_get(j, "findings"), 0), "evidence"), 0),
+        "text"));
+    cr_assert_str_eq(text, "bad \\xff\\xfe byte and ESC \x1b[2J");
+    cr_assert_null(strchr(t, '\x1b'), "the control is escaped as \\u001b in the JSON text");
+    json_decref(j);
+    free(t);
+}
+
+static const char *top_dir(void)
+{
+    const char *top = getenv("GOTCHA_TOP");
+    return top && top[0] ? top : ".";
+}
+
+/* Run tests/tools/validate_schema.py on a document; its exit status, or -1 without python3. */
+static int validate(const char *doc)
+{
+    if (system("command -v python3 >/dev/null 2>&1") != 0) return -1;
+    char path[] = "/tmp/gotcha-report-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(doc, f);
+    fclose(f);
+    char *cmd = az_xasprintf("python3 %s/tests/tools/validate_schema.py %s/docs/report.schema.json "
+                             "%s >/dev/null 2>&1", top_dir(), top_dir(), path);
+    int st = system(cmd);
+    free(cmd);
+    unlink(path);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 99;
+}
+
+Test(report, json_validates_against_the_schema)
+{
+    struct corr_result r;
+    build_g4(&r);
+    for (int verbose = 0; verbose <= 1; verbose++) {
+        struct report_options o = opts(0, verbose, verbose);
+        char *t = render(REPORT_JSON, &r, &o);
+        int st = validate(t);
+        if (st == -1) cr_skip_test("python3 not installed");
+        cr_assert_eq(st, 0, "schema validation failed for:\n%s", t);
+        free(t);
+    }
+    build_none(&r);
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_JSON, &r, &o);
+    cr_assert_eq(validate(t), 0, "%s", t);
+    free(t);
+}
+
+Test(report, schema_rejects_a_bad_verdict_id)
+{
+    struct corr_result r;
+    build_g4(&r);
+    struct match_entry bad = e_g4;
+    bad.id = "G11";
+    r.verdict = &bad;
+    findings[0].entry = &bad;
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_JSON, &r, &o);
+    int st = validate(t);
+    if (st == -1) cr_skip_test("python3 not installed");
+    cr_assert_eq(st, 1, "the validator must reject verdict id G11");
+    free(t);
+}
+
+/* ---- sanitizer ---- */
+
+/* A log line written to attack a terminal: clear screen, set the title (OSC ... BEL), hidden
+ * text (SGR 8), cursor moves, an 8-bit CSI (0x9b), backspaces and a carriage return that would
+ * overwrite what came before, and a right-to-left override (U+202E). */
+static const char hostile[] = "ok \x1b[2J\x1b]0;pwned\x07\x1b[8mhidden\x1b[0m\x1b[5A\x1b[10;1H"
+                              "\x9b" "31m c1\xc2\x9b" "2J bs\x08\x08\x08 cr\rFAKE rtl\xe2\x80\xae"
+                              "gnp.exe DEL\x7f";
+
+static const void *mem_find(const char *hay, size_t len, const char *needle, size_t nlen)
+{
+    for (size_t i = 0; i + nlen <= len; i++)
+        if (memcmp(hay + i, needle, nlen) == 0) return hay + i;
+    return NULL;
+}
+
+static void assert_terminal_safe(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        cr_assert(ch == '\n' || ch == '\t' || (ch >= 0x20 && ch != 0x7f),
+                  "control byte 0x%02x at %zu", ch, i);
+    }
+    cr_assert_null(mem_find(s, len, "\xc2\x9b", 2), "C1 CSI as UTF-8");
+    cr_assert_null(mem_find(s, len, "\xe2\x80\xae", 3), "bidi override");
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch < 0x80) continue;
+        cr_assert(ch >= 0xc2 && ch <= 0xf4, "stray byte 0x%02x", ch); /* crude UTF-8 check */
+        size_t n = ch >= 0xf0 ? 4 : ch >= 0xe0 ? 3 : 2;
+        for (size_t k = 1; k < n; k++)
+            cr_assert(i + k < len && ((unsigned char)s[i + k] & 0xc0) == 0x80);
+        i += n - 1;
+    }
+}
+
+Test(report, sanitizer_neutralises_a_hostile_line)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    report_sanitize_terminal(&b, hostile, sizeof hostile - 1);
+    assert_terminal_safe(b.data, b.len);
+    cr_assert_null(strchr(b.data, '\n'));
+    cr_assert_not_null(strstr(b.data, "\\x1b[2J"), "%s", b.data);
+    cr_assert_not_null(strstr(b.data, "\\x1b]0;pwned\\x07"));
+    cr_assert_not_null(strstr(b.data, "\\x9b31m"));
+    cr_assert_not_null(strstr(b.data, "\\u009b2J"));
+    cr_assert_not_null(strstr(b.data, "bs\\x08\\x08\\x08"));
+    cr_assert_not_null(strstr(b.data, "cr\\x0dFAKE"));
+    cr_assert_not_null(strstr(b.data, "rtl\\u202egnp.exe"));
+    cr_assert_not_null(strstr(b.data, "DEL\\x7f"));
+    az_buf_free(&b);
+}
+
+Test(report, sanitizer_keeps_text_tabs_and_utf8)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    const char *s = "92 \xc2\xb0" "C\t13:52 \xe2\x86\x92 14:53 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x94\xa5";
+    report_sanitize_terminal(&b, s, strlen(s));
+    cr_assert_str_eq(b.data, s);
+    az_buf_reset(&b);
+    /* invalid: a lone continuation, an overlong '/', a UTF-16 surrogate, a cut sequence, NUL */
+    report_sanitize_terminal(&b, "a\x80 b\xc0\xaf c\xed\xa0\x80 d\xe2\x86\0e", 17);
+    cr_assert_str_eq(b.data, "a\\x80 b\\xc0\\xaf c\\xed\\xa0\\x80 d\\xe2\\x86\\x00e");
+    az_buf_free(&b);
+}
+
+Test(report, text_report_of_hostile_logs_is_terminal_safe)
+{
+    struct corr_result r;
+    build_g4(&r);
+    g4_ev[0].text = S(hostile);
+    g4_ev[0].path = S("gpu\x1b[2J.csv");
+    g4_ev[0].note = S(hostile);
+    timeline[0].label = S(hostile);
+    findings[0].summary = S(hostile);
+    ruled[0].reason = S(hostile);
+    struct report_options o = opts(0, 0, 1);
+    for (int f = 0; f < REPORT_FORMAT_COUNT; f++) {
+        if (f == REPORT_JSON) continue; /* JSON escapes controls as \u00XX itself */
+        char *t = render((enum report_format)f, &r, &o);
+        assert_terminal_safe(t, strlen(t));
+        free(t);
+    }
+}
+
+/* ---- redaction ---- */
+
+static char *redacted(const char *s, const char *const *hosts, size_t nhosts)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    report_redact(&b, s, strlen(s), hosts, nhosts);
+    az_buf_ensure(&b, 0);
+    return az_buf_steal(&b);
+}
+
+static void assert_redacts(const char *line, const char *secret, const char *placeholder)
+{
+    char *out = redacted(line, NULL, 0);
+    cr_assert_null(strstr(out, secret), "'%s' survived in: %s", secret, out);
+    cr_assert_not_null(strstr(out, placeholder), "no %s in: %s", placeholder, out);
+    free(out);
+}
+
+Test(report, redact_replaces_each_kind_of_secret)
+{
+    assert_redacts("export HF_TOKEN=hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "hf_AbCdEf", "<redacted>");
+    assert_redacts("login with hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 ok", "hf_AbCdEf", "<redacted>");
+    assert_redacts("OPENAI key sk-AbCdEfGhIjKlMnOpQrStT3BlbkFJAbCdEfGhIjKlMnOpQrSt", "sk-AbCd", "<redacted>");
+    assert_redacts("key=sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56-_Qr", "Ab12Cd34", "<redacted>");
+    assert_redacts("aws AKIAIOSFODNN7EXAMPLE used", "AKIAIOSFODNN7EXAMPLE", "<redacted>");
+    assert_redacts("temp ASIAY34FZKBOKMUTVV7A.", "ASIAY34FZKBOKMUTVV7A", "<redacted>");
+    assert_redacts("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtn", "<redacted>");
+    assert_redacts("git clone https://ghp_16C7e42F292c6912E7710c838347Ae178B4a@github.com/x", "ghp_16C7", "<redacted>");
+    assert_redacts("GH github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz012345", "github_pat_11", "<redacted>");
+    assert_redacts("db password=hunter2 host=db", "hunter2", "<redacted>");
+    assert_redacts("  password: \"correct horse\"", "correct horse", "<redacted>");
+    assert_redacts("{\"api_key\": \"a1b2c3d4e5\"}", "a1b2c3d4e5", "<redacted>");
+    assert_redacts("huggingface-cli login --token abcdefABCDEF123456", "abcdefABCDEF", "<redacted>");
+    assert_redacts("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "eyJhbGci", "<redacted>");
+    assert_redacts("NCCL INFO NET/Socket : Using [0]enP7s7:192.168.100.11<0>", "192.168.100.11", "<ip>");
+    assert_redacts("peer 10.0.0.2:29500 connected", "10.0.0.2", "<ip>");
+    assert_redacts("addr fe80::1c2b:3cff:fe4d:5e6f%enp1s0", "fe80::1c2b", "<ip>");
+    assert_redacts("addr 2001:0db8:85a3:0000:0000:8a2e:0370:7334 up", "2001:0db8", "<ip>");
+    assert_redacts("mapped ::ffff:10.1.2.3 ok", "10.1.2.3", "<ip>");
+    assert_redacts("link/ether 4c:bb:47:0a:1b:2c brd ff:ff:ff:ff:ff:ff", "4c:bb:47", "<mac>");
+    assert_redacts("HWaddr 4C-BB-47-0A-1B-2C", "4C-BB-47", "<mac>");
+    assert_redacts("File \"/home/alice/venv/lib/python3.12/site-packages/torch/x.py\"", "alice", "/home/<user>/venv");
+    assert_redacts("/Users/bob/runs/train.log", "bob", "/Users/<user>/runs");
+}
+
+Test(report, redact_replaces_the_runs_host_names)
+{
+    const char *hosts[] = {"spark-01", "spark-01b"};
+    char *out = redacted("spark-01b:31337:31337 [0] NCCL INFO Bootstrap; Nov 29 10:12:55 spark-01 "
+                         "kernel: x; spark-010 stays", hosts, 2);
+    cr_assert_str_eq(out, "<host>:31337:31337 [0] NCCL INFO Bootstrap; Nov 29 10:12:55 <host> "
+                          "kernel: x; spark-010 stays");
+    free(out);
+}
+
+Test(report, redact_keeps_what_is_not_a_secret)
+{
+    static const char *const keep[] = {
+        "Nov 29 10:12:55 spark kernel: [ 12.345678] step 10:12:55.123",
+        "torch 2.9.0 with CUDA 13.0, flash-attn 2.7.4.post1, triton 3.5.0",
+        "GPU 0 has a total capacity of 119.70 GiB of which 9.88 MiB is free.",
+        "generation max_new_tokens=512 num_tokens: 77 pad_token=<|endoftext|> eos_token: </s>",
+        "terminate called after throwing an instance of 'c10::Error' at std::vector",
+        "TORCH_CUDA_ARCH_LIST=12.1 sm_121a date 2026-05-12 13:04:32 tok/s 7,940",
+        "Successfully installed torch-2.9.1 triton-3.5.1",
+        "token: 5 steps; skipped 2026-05-12-13-04-32 and 26-05-12-13-04-32",
+        "/home/ stays; /opt/conda/bin/python",
+    };
+    for (size_t i = 0; i < AZ_ARRAY_LEN(keep); i++) {
+        char *out = redacted(keep[i], NULL, 0);
+        cr_assert_str_eq(out, keep[i]);
+        free(out);
+    }
+}
+
+Test(report, redact_takes_a_four_part_version_for_an_address_as_documented)
+{
+    /* docs/report.md: "2.9.0.1" cannot be told from an IPv4; the ambiguity is accepted. */
+    char *out = redacted("driver 2.9.0.1 and 2.9.0.1.5", NULL, 0);
+    cr_assert_str_eq(out, "driver <ip> and 2.9.0.1.5");
+    free(out);
+}
+
+Test(report, redact_applies_to_every_input_string_in_every_format)
+{
+    struct corr_result r;
+    build_g4(&r);
+    char *hosts[] = {S("spark-node7")};
+    r.hosts = hosts;
+    r.nhosts = 1;
+    g4_ev[0].text = S("spark-node7 NCCL INFO Using 192.168.7.21 hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789");
+    g4_ev[0].path = S("/home/carol/runs/gpu.csv.gz");
+    g4_ev[0].lane = S("spark-node7");
+    g4_ev[0].note = S("on spark-node7");
+    timeline[2].label = S("plateau on spark-node7");
+    timeline[2].lane = S("spark-node7");
+    timeline[2].path = S("/home/carol/runs/gpu.csv.gz");
+    findings[0].summary = S("power of spark-node7 (192.168.7.21) held at 100 W");
+    inputs[0].path = S("/home/carol/runs/gpu.csv.gz");
+    series[0].path = S("/home/carol/runs/gpu.csv.gz");
+    ruled[0].reason = S("no OOM on spark-node7");
+    struct report_options on = opts(0, 1, 1), off = opts(0, 0, 1);
+    for (int f = 0; f < REPORT_FORMAT_COUNT; f++) {
+        char *t = render((enum report_format)f, &r, &on);
+        const char *name = report_format_name((enum report_format)f);
+        cr_assert_null(strstr(t, "spark-node7"), "%s: host survived", name);
+        cr_assert_null(strstr(t, "carol"), "%s: user survived", name);
+        cr_assert_null(strstr(t, "192.168.7.21"), "%s: address survived", name);
+        cr_assert_null(strstr(t, "hf_AbCd"), "%s: token survived", name);
+        free(t);
+        t = render((enum report_format)f, &r, &off);
+        if (f != REPORT_PREFLIGHT) cr_assert_not_null(strstr(t, "spark-node7"), "%s: redacted without asking", name);
+        free(t);
+    }
+}
+
+/* ---- markdown ---- */
+
+/* Longest run of backticks in s. */
+static size_t backtick_run(const char *s)
+{
+    size_t best = 0, run = 0;
+    for (; *s; s++) {
+        run = *s == '`' ? run + 1 : 0;
+        best = run > best ? run : best;
+    }
+    return best;
+}
+
+Test(report, md_has_table_verdict_and_details)
+{
+    struct corr_result r;
+    build_g4(&r);
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_MD, &r, &o);
+    cr_assert(az_starts_with(t, strlen(t), "## gotcha: G4 Thermal throttling\n"), "%s", t);
+    cr_assert_not_null(strstr(t, "| **Verdict** | G4 \xe2\x80\x94 Thermal throttling |"));
+    cr_assert_not_null(strstr(t, "| **Confidence** | 0.91 |"));
+    cr_assert_not_null(strstr(t, "**Fix:** "));
+    cr_assert_not_null(strstr(t, "```text\ngpu.csv.gz:201     13:21:03  2026/05/12 13:21:03.000"));
+    cr_assert_not_null(strstr(t, "<details><summary>Timeline (6 events)</summary>"));
+    cr_assert_not_null(strstr(t, "<details><summary>Inputs (3)</summary>"));
+    free(t);
+}
+
+Test(report, md_fence_outruns_backticks_in_log_text)
+{
+    struct corr_result r;
+    build_g4(&r);
+    g4_ev[1].text = S("code ````` end ``` more ``");
+    findings[0].summary = S("summary with `ticks` and </details> and | pipes");
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_MD, &r, &o);
+    const char *text = strstr(t, "code ````` end");
+    cr_assert_not_null(text);
+    /* the opening fence of the block holding that line */
+    const char *open = NULL;
+    for (const char *p = t; p < text; p++)
+        if ((p == t || p[-1] == '\n') && *p == '`') open = p;
+    cr_assert_not_null(open);
+    size_t n = 0;
+    while (open[n] == '`') n++;
+    cr_assert_gt(n, backtick_run(g4_ev[1].text), "fence of %zu backticks cannot hold the line", n);
+    /* and the block closes with the same fence after the line */
+    char *close = az_xasprintf("\n%.*s\n", (int)n, open);
+    cr_assert_not_null(strstr(text, close));
+    free(close);
+    cr_assert_null(strstr(t, "</details> and"), "inline text cannot close a <details>");
+    cr_assert_not_null(strstr(t, "&lt;/details&gt; and \\| pipes"));
+    free(t);
+}
+
+/* ---- html ---- */
+
+Test(report, html_escapes_log_text_and_stays_self_contained)
+{
+    struct corr_result r;
+    build_g4(&r);
+    g4_ev[0].text = S("<script>alert(1)</script> & \"quoted\" 'single'");
+    timeline[1].label = S("<img src=x onerror=alert(1)>");
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_HTML, &r, &o);
+    cr_assert(az_starts_with(t, strlen(t), "<!DOCTYPE html>"));
+    cr_assert_null(strstr(t, "<script"), "no script element at all");
+    cr_assert_null(strstr(t, "<img"));
+    cr_assert_not_null(strstr(t, "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot; &#39;single&#39;"));
+    cr_assert_null(strstr(t, "http:"));
+    cr_assert_null(strstr(t, "https:"));
+    cr_assert_not_null(strstr(t, "&lt;img src=x onerror=alert(1)&gt;"));
+    cr_assert_not_null(strstr(t, "Content-Security-Policy"));
+    free(t);
+}
+
+Test(report, html_draws_timeline_and_series_with_cap_plateau_and_drop)
+{
+    struct corr_result r;
+    build_g4(&r);
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_HTML, &r, &o);
+    cr_assert_not_null(strstr(t, "aria-label=\"timeline of the run's events\""));
+    cr_assert_null(strstr(t, " src="), "nothing to fetch");
+    cr_assert_null(strstr(t, " href="));
+    cr_assert_eq(strstr(t, "<circle class=\"ev verdict\"") != NULL, 1, "verdict events marked");
+    cr_assert_not_null(strstr(t, "<line class=\"cap\""), "the ~100 W line");
+    cr_assert_not_null(strstr(t, "~100 W: GB10 sustained power cap"));
+    /* the plateau is shaded in the power chart and in the temperature chart */
+    const char *power = strstr(t, "aria-label=\"power.draw over time\"");
+    const char *temp = strstr(t, "aria-label=\"temperature.gpu over time\"");
+    const char *tput = strstr(t, "aria-label=\"throughput over time\"");
+    cr_assert(power && temp && tput && power < temp && temp < tput);
+    cr_assert(find_after(power, "class=\"plateau\"", "") < temp);
+    cr_assert(find_after(temp, "class=\"plateau\"", "") < tput);
+    cr_assert_not_null(find_after(tput, "<line class=\"mark\"", ""), "the throughput drop marked");
+    cr_assert_not_null(find_after(tput, "throughput \xe2\x88\x92" "41 %", "class=\"mark\""));
+    free(t);
+}
+
+Test(report, html_draws_memory_against_128_gb)
+{
+    struct corr_result r;
+    build_g4(&r);
+    static struct corr_point mem[3] = {{0, 20480}, {600, 98304}, {1200, 120832}};
+    series[1] = (struct corr_series){S("memory.used"), S("MiB"), S("free.log"), S(""), 3, mem, NAN,
+                                     S("")};
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_HTML, &r, &o);
+    const char *chart = strstr(t, "aria-label=\"memory.used over time\"");
+    cr_assert_not_null(chart, "%s", t);
+    cr_assert_not_null(find_after(chart, "128 GB unified memory", ""));
+    free(t);
+}
+
+/* ---- preflight ---- */
+
+Test(report, preflight_has_ten_lines_in_the_skill_format)
+{
+    struct corr_result r;
+    build_g4(&r);
+    findings[1].summary = S("two\nG2 PASS: forged line");
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_PREFLIGHT, &r, &o);
+    regex_t re;
+    cr_assert_eq(regcomp(&re, "^G([1-9]|10) (PASS|FAIL|WARN|SKIP|INFO|UNKNOWN): ", REG_EXTENDED), 0);
+    size_t lines = 0;
+    char *save = NULL;
+    char *copy = az_xstrdup(t);
+    for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char want[8];
+        snprintf(want, sizeof want, "G%zu ", lines + 1);
+        cr_assert(az_starts_with(line, strlen(line), want), "line %zu: %s", lines + 1, line);
+        cr_assert_eq(regexec(&re, line, 0, NULL, 0), 0, "bad line: %s", line);
+        lines++;
+    }
+    cr_assert_eq(lines, 10, "%s", t);
+    cr_assert_not_null(strstr(t, "\nG4 FAIL: Power held at 95"), "%s", t);
+    cr_assert_not_null(strstr(t, "(confidence 0.91; gpu.csv.gz:201)\n"));
+    cr_assert_not_null(strstr(t, "\nG6 WARN: two\\x0aG2 PASS: forged line (confidence 0.12"), "%s", t);
+    cr_assert_not_null(strstr(t, "\nG3 PASS: no OOM anywhere\n"));
+    cr_assert_not_null(strstr(t, "\nG7 SKIP: no evidence in the inputs\n"));
+    cr_assert(az_starts_with(t, strlen(t), "G1 SKIP: "));
+    regfree(&re);
+    free(copy);
+    free(t);
+}
+
+Test(report, preflight_fails_a_confident_finding_that_is_not_the_verdict)
+{
+    struct corr_result r;
+    build_none(&r);
+    findings[1].confidence = 0.62;
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_PREFLIGHT, &r, &o);
+    cr_assert_not_null(strstr(t, "\nG6 FAIL: "), "%s", t);
+    cr_assert_null(strstr(t, "G4 FAIL"));
+    free(t);
+}
