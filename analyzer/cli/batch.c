@@ -1,6 +1,7 @@
 /* cli/batch.c - see batch.h. */
 #define _DEFAULT_SOURCE /* DT_* and d_type for run discovery */
 #include "cli/batch.h"
+#include "cli/cli.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -620,4 +621,38 @@ int batch_run(const struct batch_options *o, FILE *out, FILE *err)
     free(runs);
     cache_free(&cache);
     return unreadable ? 2 : 0;
+}
+
+/* ---- the command ---- */
+
+int cli_cmd_batch(const struct cli_options *o, FILE *out, FILE *err)
+{
+    struct match_pack *pack = cli_load_pack(o, err);
+    if (!pack) return CLI_EXIT_ERROR;
+    struct corr_config cfg;
+    corr_config_default(&cfg, pack);
+    if (o->max_line) cfg.ingest.max_line = (size_t)o->max_line;
+    if (o->max_expand) cfg.ingest.expand_floor = o->max_expand;
+    if (o->expand_ratio) cfg.ingest.expand_ratio = o->expand_ratio;
+    if (o->threshold >= 0) cfg.threshold = o->threshold;
+
+    struct batch_options bo;
+    memset(&bo, 0, sizeof bo);
+    bo.roots = o->args;
+    bo.nroots = o->nargs;
+    bo.files_from = o->files_from;
+    bo.nul_separated = o->nul_separated;
+    bo.run_depth = o->run_depth;
+    bo.jobs = o->jobs;
+    bo.csv = o->batch_csv;
+    bo.summary = o->summary;
+    bo.summary_only = o->summary_only;
+    bo.cache_path = o->cache;
+    bo.progress = isatty(fileno(err));
+    bo.quiet = o->quiet;
+    bo.cfg = &cfg;
+    int rc = batch_run(&bo, out, err);
+    if (fflush(out) != 0 || ferror(out)) rc = CLI_EXIT_ERROR;
+    match_pack_free(pack);
+    return rc;
 }

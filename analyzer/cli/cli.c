@@ -33,9 +33,14 @@ enum {
     OPT_CHECK,
     OPT_VERSION,
     OPT_STAGE,
+    OPT_FILES_FROM,
+    OPT_RUN_DEPTH,
+    OPT_CACHE,
+    OPT_SUMMARY,
+    OPT_SUMMARY_ONLY,
 };
 
-static const char short_options[] = ":o:f:vqh";
+static const char short_options[] = ":o:f:vqhj:0";
 
 static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
@@ -55,6 +60,13 @@ static const struct option long_options[] = {
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {"stage", required_argument, NULL, OPT_STAGE}, /* hidden: benchmarks */
+    {"jobs", required_argument, NULL, 'j'},
+    {"null", no_argument, NULL, '0'},
+    {"files-from", required_argument, NULL, OPT_FILES_FROM},
+    {"run-depth", required_argument, NULL, OPT_RUN_DEPTH},
+    {"cache", required_argument, NULL, OPT_CACHE},
+    {"summary", no_argument, NULL, OPT_SUMMARY},
+    {"summary-only", no_argument, NULL, OPT_SUMMARY_ONLY},
     {NULL, 0, NULL, 0},
 };
 
@@ -73,11 +85,13 @@ static const struct {
 
 static const char usage_short[] =
     "Usage: gotcha [scan] [OPTION]... PATH...\n"
+    "       gotcha batch [OPTION]... ROOT...\n"
     "       gotcha list | explain ID | patterns [--check] [DIR]\n"
     "Try 'gotcha --help' for more information.\n";
 
 static const char help_head[] =
     "Usage: gotcha [scan] [OPTION]... PATH...\n"
+    "       gotcha batch [OPTION]... ROOT...\n"
     "       gotcha list | explain ID | patterns [--check] [DIR]\n"
     "Name the most likely cause of a failed ML training run on NVIDIA machines (DGX Spark)\n"
     "from its logs, dmesg, nvidia-smi output, pip and vLLM/NCCL logs: plain, compressed or\n"
@@ -86,6 +100,8 @@ static const char help_head[] =
     "Commands:\n"
     "  scan PATH...            analyse the files, directories and archives of one run\n"
     "                          (the default command)\n"
+    "  batch ROOT...           analyse every run under the ROOTs, one line per run\n"
+    "                          (gotcha batch --help)\n"
     "  list                    the catalogue: id, symptom and fix of each known failure\n"
     "  explain ID              one catalogue entry in full, with its signatures\n"
     "  patterns [--check] [DIR]\n"
@@ -167,9 +183,26 @@ static void print_help(FILE *out, enum cli_command cmd, int explicit_command)
         break;
     case CLI_CMD_BATCH:
         fputs("Usage: gotcha batch [OPTION]... ROOT...\n"
-              "Analyse many runs (docs/batch.md). Not yet implemented.\n",
+              "       gotcha batch [OPTION]... --files-from FILE\n"
+              "Find the runs under each ROOT (a directory holding log files, or a bundle\n"
+              "archive), analyse each as 'gotcha scan' would, and print one gotcha.batch/1 JSON\n"
+              "object per run, in run order (docs/batch.md).\n\n"
+              "Batch options:\n"
+              "  -j, --jobs N            worker threads (default: online cores)\n"
+              "      --files-from FILE   read the runs from FILE, one per line (- = stdin)\n"
+              "  -0, --null              the --files-from list is NUL-separated\n"
+              "      --run-depth N       the runs are the entries N levels below each ROOT\n"
+              "  -f, --format FMT        ndjson (default) or csv\n"
+              "      --summary           a summary table on standard error\n"
+              "      --summary-only      only the summary table, on standard output\n"
+              "      --cache FILE        reuse results of unchanged runs; update FILE\n"
+              "      --threshold X, --max-line SIZE, --max-expand SIZE, --expand-ratio N\n"
+              "                          as for scan\n"
+              "  -q, --quiet             no warnings on standard error\n"
+              "Exit status: 0 every run was read, 2 some could not be (or a usage error).\n\n",
               out);
-        return;
+        fputs(help_pack, out);
+        break;
     case CLI_CMD_NONE:
     default: break;
     }
@@ -254,7 +287,34 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
 {
     switch (c) {
     case 'o': o->output = arg; return 0;
-    case 'f': return parse_formats(arg, o, err);
+    case 'f':
+        if (o->command != CLI_CMD_BATCH) return parse_formats(arg, o, err);
+        if (strcmp(arg, "csv") != 0 && strcmp(arg, "ndjson") != 0)
+            return bad_usage(err, "unknown batch format '%s' (expected ndjson or csv)", arg);
+        o->batch_csv = strcmp(arg, "csv") == 0;
+        return 0;
+    case 'j': {
+        uint64_t v;
+        size_t n = strlen(arg);
+        if (n == 0 || n > 4 || strspn(arg, "0123456789") != n || az_parse_size(arg, &v) != 0 ||
+            v == 0 || v > 1024)
+            return bad_usage(err, "invalid --jobs '%s' (a whole number from 1 to 1024)", arg);
+        o->jobs = (unsigned)v;
+        return 0;
+    }
+    case '0': o->nul_separated = 1; return 0;
+    case OPT_FILES_FROM: o->files_from = arg; return 0;
+    case OPT_RUN_DEPTH: {
+        uint64_t v;
+        size_t n = strlen(arg);
+        if (n == 0 || n > 2 || strspn(arg, "0123456789") != n || az_parse_size(arg, &v) != 0)
+            return bad_usage(err, "invalid --run-depth '%s' (a whole number from 0 to 99)", arg);
+        o->run_depth = (int)v;
+        return 0;
+    }
+    case OPT_CACHE: o->cache = arg; return 0;
+    case OPT_SUMMARY: o->summary = 1; return 0;
+    case OPT_SUMMARY_ONLY: o->summary_only = 1; return 0;
     case 'v': o->verbose = 1; return 0;
     case 'q': o->quiet = 1; return 0;
     case 'h': o->help = 1; return 0;
@@ -302,7 +362,20 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
     return bad_usage(err, "internal: unhandled option %d", c);
 }
 
-/* Options that only mean something to scan. */
+/* Options that only mean something to batch. */
+static const char *batch_only_option(const struct cli_options *o)
+{
+    if (o->jobs) return "--jobs";
+    if (o->nul_separated) return "--null";
+    if (o->files_from) return "--files-from";
+    if (o->run_depth >= 0) return "--run-depth";
+    if (o->cache) return "--cache";
+    if (o->summary) return "--summary";
+    if (o->summary_only) return "--summary-only";
+    return NULL;
+}
+
+/* Options that only mean something to scan (batch shares the analysis settings). */
 static const char *scan_only_option(const struct cli_options *o)
 {
     if (o->nformats) return "--format";
@@ -322,8 +395,20 @@ static int validate(struct cli_options *o, FILE *err)
     const char *cmd_name = "scan";
     for (size_t i = 0; i < AZ_ARRAY_LEN(commands); i++)
         if (commands[i].cmd == o->command) cmd_name = commands[i].name;
-    if (o->command != CLI_CMD_SCAN) {
-        const char *opt = scan_only_option(o);
+    if (o->command == CLI_CMD_BATCH) {
+        const char *opt = NULL;
+        if (o->output) opt = "--output";
+        else if (o->redact >= 0) opt = o->redact ? "--redact" : "--no-redact";
+        else if (o->color != CLI_COLOR_AUTO) opt = "--color";
+        else if (o->stage_ingest) opt = "--stage";
+        if (opt) return bad_usage(err, "option '%s' does not apply to 'batch'", opt);
+        if (o->nargs == 0 && !o->files_from)
+            return bad_usage(err, "'batch' needs a ROOT or --files-from FILE");
+        if (o->nul_separated && !o->files_from)
+            return bad_usage(err, "option '--null' needs '--files-from'");
+    } else {
+        const char *opt = batch_only_option(o);
+        if (!opt && o->command != CLI_CMD_SCAN) opt = scan_only_option(o);
         if (opt) return bad_usage(err, "option '%s' does not apply to '%s'", opt, cmd_name);
     }
     if (o->check && o->command != CLI_CMD_PATTERNS)
@@ -355,6 +440,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, FILE *err)
     o->redact = -1;
     o->threshold = -1.0;
     o->color = CLI_COLOR_AUTO;
+    o->run_depth = -1;
     if (argc < 2) {
         o->command = CLI_CMD_NONE;
         return 0;
@@ -367,7 +453,6 @@ int cli_parse(int argc, char **argv, struct cli_options *o, FILE *err)
             o->explicit_command = 1;
             first = 1;
         }
-    if (o->command == CLI_CMD_BATCH) return 0; /* its options belong to batch */
 
     int gargc = argc - first;
     char **gargv = argv + first;
@@ -483,10 +568,7 @@ int cli_run(int argc, char **argv, FILE *out, FILE *err)
     case CLI_CMD_LIST: rc = cli_cmd_list(&o, out, err); break;
     case CLI_CMD_EXPLAIN: rc = cli_cmd_explain(&o, out, err); break;
     case CLI_CMD_PATTERNS: rc = cli_cmd_patterns(&o, out, err); break;
-    case CLI_CMD_BATCH:
-        fputs("gotcha: batch: not yet implemented\n", err);
-        rc = CLI_EXIT_ERROR;
-        break;
+    case CLI_CMD_BATCH: rc = cli_cmd_batch(&o, out, err); break;
     case CLI_CMD_NONE:
     default: rc = CLI_EXIT_ERROR; break;
     }

@@ -27,7 +27,7 @@ enum cli_command {
     CLI_CMD_LIST,      /* "list" */
     CLI_CMD_EXPLAIN,   /* "explain ID" */
     CLI_CMD_PATTERNS,  /* "patterns [--check] [DIR]" */
-    CLI_CMD_BATCH,     /* "batch" (not implemented yet) */
+    CLI_CMD_BATCH,     /* "batch ROOT..." */
 };
 
 enum cli_color { CLI_COLOR_AUTO = 0, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
@@ -53,6 +53,14 @@ struct cli_options {
     int quiet;                     /* -q/--quiet */
     int check;                     /* patterns --check */
     int stage_ingest;              /* --stage=ingest (hidden, benchmarks) */
+    unsigned jobs;                 /* batch -j/--jobs N, 0 = online cores */
+    const char *files_from;        /* batch --files-from FILE ("-" = stdin) */
+    int nul_separated;             /* batch -0/--null */
+    int run_depth;                 /* batch --run-depth N, -1 = automatic */
+    const char *cache;             /* batch --cache FILE */
+    int summary;                   /* batch --summary */
+    int summary_only;              /* batch --summary-only */
+    int batch_csv;                 /* batch -f/--format csv (default ndjson) */
     const char **args;             /* operands: PATH..., ID, DIR (array owned, strings borrowed) */
     size_t nargs;                  /* number of operands */
 };
@@ -99,6 +107,7 @@ int cli_cmd_stage_ingest(const struct cli_options *o, FILE *out, FILE *err);
 int cli_cmd_list(const struct cli_options *o, FILE *out, FILE *err);
 int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err);
 int cli_cmd_patterns(const struct cli_options *o, FILE *out, FILE *err);
+int cli_cmd_batch(const struct cli_options *o, FILE *out, FILE *err); /* batch.c */
 
 struct match_pack;
 /* Load the pack the options name (cli_pack_dir() plus --extra-patterns); on failure print the

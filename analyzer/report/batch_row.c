@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "tokenize/tok.h"
 
 #define BATCH_SCHEMA "gotcha.batch/1"
 
@@ -42,14 +43,10 @@ void report_batch_row_from_result(struct report_batch_row *row, const char *run,
             az_xasprintf("%s:%llu", r->first_error->path, (unsigned long long)r->first_error->line);
         struct az_buf masked = AZ_BUF_INIT;
         char hex[17];
-        /* The entry id is part of the identity: the same words from two signatures differ. */
-        struct az_buf key = AZ_BUF_INIT;
-        az_buf_printf(&key, "%s ", row->first_error);
-        az_buf_puts(&key, r->first_error->text);
-        report_fingerprint(key.data, key.len, &masked, hex);
+        report_fingerprint(row->first_error, r->first_error->text, strlen(r->first_error->text),
+                           &masked, hex);
         row->fingerprint = az_xstrdup(hex);
         row->fingerprint_text = az_buf_steal(&masked);
-        az_buf_free(&key);
     }
     row->nfindings = r->nfindings;
     row->findings = az_xcalloc(r->nfindings ? r->nfindings : 1, sizeof *row->findings);
@@ -251,10 +248,13 @@ static size_t path_len(const char *p, size_t len)
     return i;
 }
 
-void report_fingerprint(const char *text, size_t len, struct az_buf *masked, char hex[17])
+void report_fingerprint(const char *id, const char *text, size_t len, struct az_buf *masked,
+                        char hex[17])
 {
     az_buf_reset(masked);
     size_t i = 0;
+    tok_parse_time(TOK_KIND_TEXT, text, len, &i);
+    while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
     while (i < len) {
         unsigned char c = (unsigned char)text[i];
         int boundary = i == 0 || !is_word(text[i - 1]);
@@ -297,6 +297,12 @@ void report_fingerprint(const char *text, size_t len, struct az_buf *masked, cha
         i++;
     }
     uint64_t h = UINT64_C(14695981039346656037);
+    for (const char *p = id ? id : ""; *p; p++) {
+        h ^= (unsigned char)*p;
+        h *= UINT64_C(1099511628211);
+    }
+    h ^= 0xff; /* separates the id from the text */
+    h *= UINT64_C(1099511628211);
     for (size_t k = 0; k < masked->len; k++) {
         h ^= (unsigned char)masked->data[k];
         h *= UINT64_C(1099511628211);

@@ -92,10 +92,12 @@ void report_batch_row_free(struct report_batch_row *row);
 
 /**
  * report_fingerprint() : mask a first-error text so that the same failure in different runs reads
- * the same: hex addresses -> <hex>, paths -> <path>, numbers -> <n>, UUIDs and long ids -> <id>,
- * quoted strings kept. masked receives the text; hex (17 bytes) a 64-bit FNV-1a of it in hex.
+ * the same: a leading timestamp is dropped, hex addresses -> <hex>, paths -> <path>, numbers ->
+ * <n>, UUIDs and long ids -> <id>. masked receives the text; hex (17 bytes) a 64-bit FNV-1a of
+ * the entry id (may be NULL) and the masked text, in hex: the same words from two entries differ.
  */
-void report_fingerprint(const char *text, size_t len, struct az_buf *masked, char hex[17]);
+void report_fingerprint(const char *id, const char *text, size_t len, struct az_buf *masked,
+                        char hex[17]);
 
 /* Version of the linked jansson, "2.14". Static. */
 const char *report_jansson_version(void);

@@ -8,7 +8,7 @@
 
 static void fingerprint_of(const char *text, struct az_buf *masked, char hex[17])
 {
-    report_fingerprint(text, strlen(text), masked, hex);
+    report_fingerprint("C.test", text, strlen(text), masked, hex);
 }
 
 Test(batch, fingerprint_masks_numbers_paths_and_addresses)
@@ -55,6 +55,23 @@ Test(batch, fingerprint_tells_different_failures_apart)
     fingerprint_of("RuntimeError: CUDA error: an illegal memory access was encountered", &a, ha);
     fingerprint_of("RuntimeError: CUDA error: device-side assert triggered", &b, hb);
     cr_assert_str_neq(ha, hb);
+    az_buf_free(&a);
+    az_buf_free(&b);
+}
+
+Test(batch, fingerprint_drops_the_timestamp_and_keys_on_the_entry)
+{
+    struct az_buf a = AZ_BUF_INIT, b = AZ_BUF_INIT;
+    char ha[17], hb[17], hc[17];
+    /* python logging stamps differ run to run; the failure is the same */
+    const char *l1 = "2026-11-29 10:12:55,123 ERROR RuntimeError: NCCL error: unhandled system error";
+    const char *l2 = "2026-11-30 03:00:01,999 ERROR RuntimeError: NCCL error: unhandled system error";
+    report_fingerprint("C.nccl", l1, strlen(l1), &a, ha);
+    report_fingerprint("C.nccl", l2, strlen(l2), &b, hb);
+    cr_assert_str_eq(ha, hb);
+    cr_assert_eq(strncmp(a.data, "ERROR RuntimeError", 18), 0);
+    report_fingerprint("C.python-exception", l1, strlen(l1), &b, hc);
+    cr_assert_str_neq(ha, hc);
     az_buf_free(&a);
     az_buf_free(&b);
 }

@@ -1,1 +1,0 @@
-"$GOTCHA_BIN" batch runs/
