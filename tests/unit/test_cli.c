@@ -499,12 +499,45 @@ Test(cli, version_names_the_linked_libraries)
     ran_free(&r);
 }
 
-Test(cli, batch_is_not_yet_implemented)
+Test(cli, batch_parses_its_options)
 {
-    struct ran r = run_args("batch", "runs/", NULL);
-    cr_assert_eq(r.rc, CLI_EXIT_ERROR);
-    cr_assert_str_eq(r.err, "gotcha: batch: not yet implemented\n");
-    ran_free(&r);
+    struct parsed p = parse_args("batch", "-j", "3", "--run-depth", "2", "--cache", "c.db",
+                                 "--summary", "-f", "csv", "--threshold", "0.5", "runs/", NULL);
+    cr_assert_eq(p.rc, 0, "%s", p.err);
+    cr_assert_eq(p.o.command, CLI_CMD_BATCH);
+    cr_assert_eq(p.o.jobs, 3);
+    cr_assert_eq(p.o.run_depth, 2);
+    cr_assert_str_eq(p.o.cache, "c.db");
+    cr_assert_eq(p.o.summary, 1);
+    cr_assert_eq(p.o.batch_csv, 1);
+    cr_assert_float_eq(p.o.threshold, 0.5, 1e-9);
+    cr_assert_eq(p.o.nargs, 1);
+    cr_assert_str_eq(p.o.args[0], "runs/");
+    parsed_free(&p);
+    p = parse_args("batch", "-0", "--files-from", "-", NULL);
+    cr_assert_eq(p.rc, 0, "%s", p.err);
+    cr_assert_eq(p.o.nul_separated, 1);
+    cr_assert_str_eq(p.o.files_from, "-");
+    cr_assert_eq(p.o.run_depth, -1);
+    parsed_free(&p);
+}
+
+Test(cli, batch_rejects_bad_usage)
+{
+    static const char *const cases[][4] = {
+        {"batch", NULL, NULL, NULL},                   /* no ROOT and no list */
+        {"batch", "-j", "0", "runs/"},                 /* at least one job */
+        {"batch", "-f", "json", "runs/"},              /* ndjson or csv only */
+        {"batch", "-0", "runs/", NULL},                /* -0 needs --files-from */
+        {"batch", "--color", "never", "runs/"},        /* a scan-only option */
+        {"scan", "--cache", "c.db", "run/"},           /* a batch-only option */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct parsed p = parse_args(cases[i][0], cases[i][1], cases[i][2], cases[i][3], NULL);
+        cr_assert_eq(p.rc, CLI_EXIT_ERROR, "case %zu", i);
+        cr_assert_not_null(strstr(p.err, TRY_LINE), "case %zu: %s", i, p.err);
+        parsed_free(&p);
+    }
 }
 
 Test(cli, help_states_the_real_defaults)

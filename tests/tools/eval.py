@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""eval.py - run `gotcha scan --format json` on every labelled scenario and score the verdicts.
+
+A scenario is a directory directly under the corpus that holds expected.json:
+  {"expected": "G4" | "none", "also": [...], "why": "...", "sources": [...], "first_error": "C.x" (optional)}
+Every other regular file under the scenario directory (recursively, sorted by relative path) is passed to
+"$GOTCHA_BIN" scan --format json FILE...
+
+Scores: top-1 (verdict id == expected; "none" verdict for expected "none"), top-3 (expected among the first three
+findings, or verdict "none" for "none"), false verdicts (a G-verdict where "none" was expected).
+Exit status: 0 when top-1 >= 95% and no false verdict on a healthy-* scenario, 1 otherwise, 2 on usage errors.
+"""
+import json
+import os
+import subprocess
+import sys
+
+LABELS = ["G%d" % i for i in range(1, 11)] + ["none"]
+TIMEOUT_S = 120
+
+
+def scenario_dirs(corpus):
+    out = []
+    for name in sorted(os.listdir(corpus)):
+        d = os.path.join(corpus, name)
+        if os.path.isdir(d) and os.path.isfile(os.path.join(d, "expected.json")):
+            out.append(d)
+    return out
+
+
+def input_files(d):
+    files = []
+    for root, dirs, names in os.walk(d):
+        dirs.sort()
+        for n in names:
+            p = os.path.join(root, n)
+            if os.path.relpath(p, d) == "expected.json" or not os.path.isfile(p):
+                continue
+            files.append(p)
+    return sorted(files, key=lambda p: os.path.relpath(p, d))
+
+
+def run_gotcha(binary, files):
+    """Return (report dict or None, error string or None)."""
+    try:
+        p = subprocess.run([binary, "scan", "--format", "json"] + files, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return None, "timeout after %ds" % TIMEOUT_S
+    except OSError as e:
+        return None, "cannot run: %s" % e
+    if p.returncode < 0:
+        return None, "killed by signal %d" % -p.returncode
+    try:
+        rep = json.loads(p.stdout.decode("utf-8", "replace"))
+    except ValueError:
+        err = p.stderr.decode("utf-8", "replace").strip().splitlines()
+        return None, "exit %d, no JSON report%s" % (p.returncode, (": " + err[-1][:160]) if err else "")
+    if not isinstance(rep, dict):
+        return None, "report is not a JSON object"
+    return rep, None
+
+
+def verdict_of(rep):
+    v = rep.get("verdict")
+    vid = v.get("id") if isinstance(v, dict) else v
+    if vid in (None, "", "none", "NONE", "None"):
+        return "none"
+    return str(vid)
+
+
+def findings_of(rep):
+    f = rep.get("findings")
+    if not isinstance(f, list):
+        return []
+    ids = []
+    for x in f:
+        if isinstance(x, dict) and x.get("id"):
+            ids.append(str(x["id"]))
+    return ids
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: GOTCHA_BIN=/abs/gotcha eval.py CORPUS", file=sys.stderr)
+        return 2
+    corpus = sys.argv[1]
+    binary = os.environ.get("GOTCHA_BIN")
+    if not binary:
+        print("eval: GOTCHA_BIN is not set", file=sys.stderr)
+        return 2
+    dirs = scenario_dirs(corpus)
+    if not dirs:
+        print("eval: no scenarios (directories with expected.json) under %s" % corpus, file=sys.stderr)
+        return 2
+
+    rows = []
+    for d in dirs:
+        name = os.path.basename(d)
+        try:
+            exp = json.load(open(os.path.join(d, "expected.json"), encoding="utf-8"))
+            expected = str(exp["expected"])
+        except (OSError, ValueError, KeyError) as e:
+            rows.append(dict(name=name, expected="?", got="?", top3=[], ok=False, ok3=False,
+                             error="bad expected.json: %s" % e, false_verdict=False, first_error=None))
+            continue
+        rep, err = run_gotcha(binary, input_files(d))
+        if rep is None:
+            got, fids = "error", []
+        else:
+            got, fids = verdict_of(rep), findings_of(rep)
+        top3 = fids[:3]
+        if expected == "none":
+            ok = got == "none"
+            ok3 = ok
+        else:
+            ok = got == expected
+            ok3 = ok or expected in top3
+        false_verdict = expected == "none" and got not in ("none", "error")
+        rows.append(dict(name=name, expected=expected, got=got, top3=top3, ok=ok, ok3=ok3, error=err,
+                         false_verdict=false_verdict, first_error=exp.get("first_error")))
+
+    # per scenario
+    w = max(len(r["name"]) for r in rows)
+    for r in rows:
+        line = "%-4s %-*s expected %-5s got %-5s top-3 [%s]" % (
+            "ok" if r["ok"] else "FAIL", w, r["name"], r["expected"], r["got"], ", ".join(r["top3"]))
+        if r["error"]:
+            line += "  (%s)" % r["error"]
+        print(line)
+
+    # confusion matrix: rows expected, columns verdict
+    cols = LABELS + ["other"]
+    def col(g):
+        return g if g in LABELS else "other"
+    m = {e: {c: 0 for c in cols} for e in LABELS + ["?"]}
+    for r in rows:
+        e = r["expected"] if r["expected"] in LABELS else "?"
+        m[e][col(r["got"])] += 1
+    print()
+    print("confusion (rows: expected, columns: verdict)")
+    print("%-6s" % "" + "".join("%6s" % c for c in cols))
+    for e in LABELS + ["?"]:
+        if e == "?" and not any(m["?"].values()):
+            continue
+        print("%-6s" % e + "".join("%6s" % (m[e][c] if m[e][c] else ".") for c in cols))
+
+    n = len(rows)
+    n1 = sum(r["ok"] for r in rows)
+    n3 = sum(r["ok3"] for r in rows)
+    top1 = 100.0 * n1 / n
+    top3 = 100.0 * n3 / n
+    print()
+    print("top-1 accuracy: %d/%d = %.1f%%" % (n1, n, top1))
+    print("top-3 accuracy: %d/%d = %.1f%%" % (n3, n, top3))
+
+    falses = [r for r in rows if r["false_verdict"]]
+    print("false verdicts (G-verdict on a 'none' run): %d" % len(falses))
+    for r in falses:
+        print("  %s: %s" % (r["name"], r["got"]))
+    fails = [r for r in rows if not r["ok"]]
+    print("failures: %d" % len(fails))
+    for r in fails:
+        print("  %s: expected %s, got %s%s" % (r["name"], r["expected"], r["got"],
+                                               (" (%s)" % r["error"]) if r["error"] else ""))
+    print("eval: %d passed, %d failed" % (n1, n - n1))
+
+    healthy_false = [r for r in falses if r["name"].startswith("healthy")]
+    if top1 < 95.0 or healthy_false:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
