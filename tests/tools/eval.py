@@ -106,9 +106,11 @@ def main():
             continue
         rep, err = run_gotcha(binary, input_files(d))
         if rep is None:
-            got, fids = "error", []
+            got, fids, got_fe = "error", [], None
         else:
             got, fids = verdict_of(rep), findings_of(rep)
+            fe = rep.get("first_error")
+            got_fe = fe.get("id") if isinstance(fe, dict) else None
         top3 = fids[:3]
         if expected == "none":
             ok = got == "none"
@@ -118,7 +120,8 @@ def main():
             ok3 = ok or expected in top3
         false_verdict = expected == "none" and got not in ("none", "error")
         rows.append(dict(name=name, expected=expected, got=got, top3=top3, ok=ok, ok3=ok3, error=err,
-                         false_verdict=false_verdict, first_error=exp.get("first_error")))
+                         false_verdict=false_verdict, first_error=exp.get("first_error"),
+                         got_first_error=got_fe))
 
     # per scenario
     w = max(len(r["name"]) for r in rows)
@@ -163,6 +166,13 @@ def main():
     for r in fails:
         print("  %s: expected %s, got %s%s" % (r["name"], r["expected"], r["got"],
                                                (" (%s)" % r["error"]) if r["error"] else ""))
+    # runs that are none of the ten must still name their first error from the common pack
+    fe_rows = [r for r in rows if r.get("first_error")]
+    fe_ok = [r for r in fe_rows if r.get("got_first_error") == r["first_error"]]
+    print("first error named (runs labelled with one): %d/%d" % (len(fe_ok), len(fe_rows)))
+    for r in fe_rows:
+        if r not in fe_ok:
+            print("  %s: expected %s, got %s" % (r["name"], r["first_error"], r.get("got_first_error")))
     print("eval: %d passed, %d failed" % (n1, n - n1))
 
     healthy_false = [r for r in falses if r["name"].startswith("healthy")]
