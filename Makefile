@@ -84,7 +84,7 @@ else
 BIN := $(BUILD)/gotcha
 endif
 
-.PHONY: unit-one all dev test asan check unit cli-test eval bench demo deps install uninstall clean \
+.PHONY: html-test unit-one all dev test asan check unit cli-test eval bench demo deps install uninstall clean \
         golden-update format format-check help
 all: $(BIN)
 
@@ -123,8 +123,9 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $$(call mods_objs,$$*)
 dev:
 	$(MAKE) WERROR=1 all
 
-# The README's test command: unit tests, CLI golden tests, then accuracy on the corpus.
-test: unit cli-test eval
+# The README's test command: unit tests, CLI golden tests, the HTML report in a real browser, then
+# accuracy on the corpus.
+test: unit cli-test html-test eval
 
 check: unit cli-test
 
@@ -134,6 +135,14 @@ unit: $(TEST_BIN) $(BIN)
 
 cli-test: $(BIN)
 	GOTCHA_BIN=$(abspath $(BIN)) sh tests/cli/run.sh
+
+# The HTML report of a corpus run, loaded by headless chromium: no console error, not blank.
+# Prints "SKIP: chromium not installed" where there is no browser.
+html-test: $(BIN)
+	@mkdir -p $(BUILD)/html
+	./$(BIN) scan -q -f html -o $(BUILD)/html/report.html \
+	    $$(find $(DEMO_RUN) -type f ! -name expected.json | sort) || test $$? -eq 1
+	sh tests/tools/check_html.sh $(BUILD)/html/report.html $(BUILD)/html/report.png
 
 asan:
 	$(MAKE) SANITIZE=address,undefined check
@@ -147,10 +156,13 @@ golden-update: $(BIN)
 bench: $(BIN)
 	GOTCHA_BIN=$(abspath $(BIN)) sh bench/run.sh
 
+# The sample run: a GB10 fine-tune that slowed down under a ~100 W power plateau (corpus/README.md).
+DEMO_RUN := corpus/G4-a-power-plateau-csv
 demo:
-	@$(PKG_CONFIG) --exists $(LIBS_PKG) 2>/dev/null || $(MAKE) deps
+	@$(PKG_CONFIG) --exists $(LIBS_PKG) $(TEST_PKG) 2>/dev/null || $(MAKE) deps
 	$(MAKE) all
-	./gotcha scan corpus/G4-power-plateau-csv || test $$? -eq 1
+	@echo "+ ./gotcha scan $(DEMO_RUN)/  (its files, without the label expected.json)"
+	@./gotcha scan $$(find $(DEMO_RUN) -type f ! -name expected.json | sort) || test $$? -eq 1
 
 deps:
 	@if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
