@@ -11,6 +11,9 @@
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 #define GB10_POOL_GIB 119.7 /* what GB10's 128 GB shows as "total capacity" */
+/* Upper end of "at the measured 180–192 GB/s ceiling" for bandwidth computed from weight bytes:
+ * logs label GiB as "GB" and vice versa (7 %), so allow that much above 192. */
+#define G5_CEILING_HI 210.0
 
 struct corr_claim *corr_claim_add(struct corr_state *st, const char *entry_id, double weight,
                                   double factor, const struct corr_rec *rec, char *note,
@@ -128,9 +131,77 @@ static const struct corr_rec *entry_earliest(const struct corr_state *st, const 
     return best;
 }
 
+/* Earliest kept record of the signature with that id, or NULL. */
+static const struct corr_rec *find_sig_rec(const struct corr_state *st, const char *sig_id)
+{
+    for (size_t s = 0; s < st->nsigs; s++) {
+        if (!st->sigs[s]) continue;
+        if (!strcmp(match_pack_sig(st->pack, s)->id, sig_id)) return corr_sig_earliest(st, s);
+    }
+    return NULL;
+}
+
 static int contains(const char *s, const char *needle)
 {
     return s && az_memcasemem(s, strlen(s), needle, strlen(needle)) != NULL;
+}
+
+/* ---- hosts: the machines the logs show ---- */
+
+#define RUN_HOSTS_MAX 8
+
+struct host_set {
+    size_t n;
+    char name[RUN_HOSTS_MAX][CORR_LANE_MAX];
+};
+
+static void host_set_add(struct host_set *h, const char *p, size_t len)
+{
+    if (!len || len >= CORR_LANE_MAX) return;
+    for (size_t i = 0; i < h->n; i++)
+        if (strlen(h->name[i]) == len && !memcmp(h->name[i], p, len)) return;
+    if (h->n >= RUN_HOSTS_MAX) return;
+    memcpy(h->name[h->n], p, len);
+    h->name[h->n][len] = '\0';
+    h->n++;
+}
+
+/* NCCL prefixes every line with "host:pid:tid [dev] NCCL"; under Ray or torchrun that prefix sits
+ * after the launcher's own ("(RayWorkerWrapper pid=2790, ip=...) spark-b:2790:2790 [0] NCCL"), where
+ * the tokenizer's lane parser does not look. */
+static void nccl_host_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
+{
+    (void)st;
+    struct host_set *h = vctx;
+    const char *t = r->text;
+    if (!t) return;
+    const char *m = strstr(t, "] NCCL ");
+    if (!m) return;
+    const char *b = m;
+    while (b > t && b[-1] != '[') b--;            /* the "[dev]" */
+    if (b == t) return;
+    const char *e = b - 1;                         /* at '[' */
+    while (e > t && e[-1] == ' ') e--;
+    const char *s = e;
+    while (s > t && s[-1] != ' ' && s[-1] != ')' && s[-1] != ']') s--;
+    /* s..e is "host:pid:tid" */
+    const char *c1 = memchr(s, ':', (size_t)(e - s));
+    if (!c1 || c1 == s) return;
+    const char *q = c1 + 1;
+    size_t digits = 0;
+    while (q < e && (isdigit((unsigned char)*q) || *q == ':')) q++, digits++;
+    if (q != e || digits < 3) return;
+    host_set_add(h, s, (size_t)(c1 - s));
+}
+
+/* Hosts named by syslog/lane prefixes and by NCCL line prefixes. */
+static struct host_set run_hosts(struct corr_state *st)
+{
+    struct host_set h;
+    memset(&h, 0, sizeof h);
+    for (size_t i = 0; i < st->nhosts; i++) host_set_add(&h, st->hosts[i], strlen(st->hosts[i]));
+    each_rec(st, NULL, nccl_host_visit, &h);
+    return h;
 }
 
 static void fmt_clock(const struct corr_state *st, struct az_time t, char *out, size_t n)
@@ -519,15 +590,20 @@ static void detect_g4(struct corr_state *st)
         /* A training/job log that stops without an error, and a new boot: a spontaneous reboot. */
         int quiet_end = 0;
         size_t lf = 0;
-        for (size_t i = 0; i < st->nfiles; i++) {
-            const struct corr_file *f = &st->files[i];
-            if ((f->kind == TOK_KIND_TRAIN || f->kind == TOK_KIND_TEXT || f->kind == TOK_KIND_VLLM ||
-                 f->kind == TOK_KIND_STDERR) && f->records && f->last_level < TOK_LEVEL_WARN) {
-                quiet_end = 1;
-                lf = i;
-                break;
+        /* the job's own log says most: a training log, then a server/stderr log, then any text */
+        static const enum tok_kind job_kinds[][2] = {{TOK_KIND_TRAIN, TOK_KIND_TRAIN},
+                                                     {TOK_KIND_VLLM, TOK_KIND_STDERR},
+                                                     {TOK_KIND_TEXT, TOK_KIND_TEXT}};
+        for (size_t k = 0; k < AZ_ARRAY_LEN(job_kinds) && !quiet_end; k++)
+            for (size_t i = 0; i < st->nfiles; i++) {
+                const struct corr_file *f = &st->files[i];
+                if ((f->kind == job_kinds[k][0] || f->kind == job_kinds[k][1]) && f->records &&
+                    f->last_level < TOK_LEVEL_WARN) {
+                    quiet_end = 1;
+                    lf = i;
+                    break;
+                }
             }
-        }
         const struct corr_file *k = &st->files[kf];
         struct corr_rec *rec = corr_det_rec(st, kf, k->last_line, (struct az_time){0, AZ_TIME_NONE},
                                             k->boot_seg ? "uptime reset: a new boot" : "a new boot");
@@ -692,6 +768,37 @@ static double dtype_bytes(const char *d)
     return NAN;
 }
 
+/* Median of a numeric fact over the kept records of an entry (NAN when none). */
+struct fact_med {
+    const char *fact;
+    size_t n;
+    double v[CORR_KEEP_FIRST + CORR_KEEP_LAST];
+};
+
+static void fact_med_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
+{
+    (void)st;
+    struct fact_med *m = vctx;
+    double v = fact_num(r, m->fact);
+    if (!isnan(v) && m->n < AZ_ARRAY_LEN(m->v)) m->v[m->n++] = v;
+}
+
+static double fact_median(struct corr_state *st, const char *entry_id, const char *fact)
+{
+    struct fact_med m;
+    memset(&m, 0, sizeof m);
+    m.fact = fact;
+    each_rec(st, entry_id, fact_med_visit, &m);
+    if (!m.n) return NAN;
+    for (size_t i = 1; i < m.n; i++)
+        for (size_t j = i; j > 0 && m.v[j] < m.v[j - 1]; j--) {
+            double x = m.v[j];
+            m.v[j] = m.v[j - 1];
+            m.v[j - 1] = x;
+        }
+    return m.v[m.n / 2];
+}
+
 static void detect_g5(struct corr_state *st)
 {
     static const char *const bytes_facts[] = {"model_bytes", "weights_bytes", "model_mem", "weights"};
@@ -712,20 +819,40 @@ static void detect_g5(struct corr_state *st)
             wr = pr;
         }
     }
-    int tp = corr_series_find(st, "throughput", "tok/s", 0);
-    if (!isnan(wbytes) && wbytes > 0 && tp >= 0) {
-        double tps = median_of_tail(&st->series[tp]);
+    /* Decode reads every weight once per step, whatever the batch: the bandwidth is weights times
+     * steps per second, i.e. one sequence's rate (1000 / TPOT), not the batch's aggregate. */
+    double tps = NAN;
+    const char *rate_what = "Decode";
+    double seq = fact_median(st, "G5", "seq_tokens_per_s");
+    double tpot = fact_median(st, "G5", "tpot_ms");
+    if (!isnan(seq) && seq > 0) {
+        tps = seq;
+        rate_what = "Single-sequence decode";
+    } else if (!isnan(tpot) && tpot > 0) {
+        tps = 1000 / tpot;
+        rate_what = "Decode (from TPOT)";
+    } else {
+        int tp = corr_series_find(st, "throughput", "tok/s", 0);
+        if (tp >= 0) tps = median_of_tail(&st->series[tp]);
+    }
+    const struct corr_rec *plan = find_sig_rec(st, "G5.spec-273");
+    if (!isnan(wbytes) && wbytes > 0 && !isnan(tps)) {
         double gbs = wbytes * tps / 1e9;
-        if (gbs >= 150 && gbs <= 200)
-            corr_claim_add(st, "G5", 0.6, 1, wr, az_xstrdup("decode at the bandwidth ceiling"),
-                           az_xasprintf("Decode at %.1f tok/s over %.1f GB of weights moves %.0f GB/s: "
-                                        "GB10's measured 180–192 GB/s ceiling, not the 273 GB/s spec.",
-                                        tps, wbytes / 1e9, gbs),
+        if (gbs >= 150 && gbs <= G5_CEILING_HI && plan)
+            corr_claim_add(st, "G5", 0.3, 1, plan, az_xstrdup("plan assumes 273 GB/s"),
+                           az_xasprintf("The plan budgets from the 273 GB/s spec; the run moves %.0f GB/s.",
+                                        gbs),
                            NULL);
-        else if (gbs > 200 && gbs <= 280)
+        if (gbs >= 150 && gbs <= G5_CEILING_HI)
+            corr_claim_add(st, "G5", 0.6, 1, wr, az_xstrdup("decode at the bandwidth ceiling"),
+                           az_xasprintf("%s at %.2f tok/s over %.1f GB of weights moves %.0f GB/s: "
+                                        "GB10's measured 180–192 GB/s ceiling, not the 273 GB/s spec.",
+                                        rate_what, tps, wbytes / 1e9, gbs),
+                           NULL);
+        else if (gbs > G5_CEILING_HI && gbs <= 280)
             corr_claim_add(st, "G5", 0.3, 1, wr, az_xstrdup("decode near the bandwidth ceiling"),
-                           az_xasprintf("Decode at %.1f tok/s over %.1f GB of weights implies %.0f GB/s.",
-                                        tps, wbytes / 1e9, gbs),
+                           az_xasprintf("%s at %.2f tok/s over %.1f GB of weights implies %.0f GB/s.",
+                                        rate_what, tps, wbytes / 1e9, gbs),
                            NULL);
         else if (gbs < 120)
             corr_claim_add(st, "G5", 0, 0.5, wr, NULL, NULL,
@@ -740,6 +867,24 @@ static void detect_g5(struct corr_state *st)
             corr_claim_add(st, "G5", 0.3, 1, br, az_xstrdup("measured bandwidth"),
                            az_xasprintf("Measured copy bandwidth %.0f GB/s.", bw), NULL);
         break;
+    }
+}
+
+/* The largest value of a numeric fact over every kept record (tp_size 2 beats a baseline's 1). */
+struct fact_max {
+    const char *fact;
+    const struct corr_rec *rec;
+    double v;
+};
+
+static void fact_max_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
+{
+    struct fact_max *m = vctx;
+    double v = fact_num(r, m->fact);
+    if (isnan(v)) return;
+    if (isnan(m->v) || v > m->v || (v == m->v && corr_rec_cmp(st, r, m->rec) < 0)) {
+        m->v = v;
+        m->rec = r;
     }
 }
 
@@ -760,6 +905,14 @@ static void proc_visit(struct corr_state *st, void *vctx, const struct corr_rec 
     const char *name = fact_str(r, "process");
     const char *pid = fact_str(r, "pid");
     double mem = fact_num(r, "mem_used");
+    const char *ms = fact_str(r, "mem_used");
+    if (isnan(mem) && ms && isdigit((unsigned char)*ms)) {
+        /* nvidia-smi's process table says "66581MiB": a size the pack leaves as text */
+        char *end;
+        double v = strtod(ms, &end);
+        if (!strncmp(end, "MiB", 3)) mem = v * 1024 * 1024;
+        else if (!strncmp(end, "GiB", 3)) mem = v * GIB;
+    }
     char key[64];
     snprintf(key, sizeof key, "%s", pid ? pid : name ? name : "?");
     if (name && (contains(name, "vllm") || contains(name, "ollama") || contains(name, "sglang")))
@@ -773,12 +926,22 @@ static void proc_visit(struct corr_state *st, void *vctx, const struct corr_rec 
     p->n++;
 }
 
+/* Earliest record of a GPU server (its start or its configuration), or NULL. */
+static const struct corr_rec *server_rec(struct corr_state *st)
+{
+    const struct corr_rec *r = find_sig_rec(st, "G6.server-process");
+    const struct corr_rec *c = entry_earliest(st, "CTX.vllm-config");
+    if (c && (!r || corr_rec_cmp(st, c, r) < 0)) r = c;
+    return r;
+}
+
 static void detect_g6(struct corr_state *st)
 {
     struct proc_scan p;
     memset(&p, 0, sizeof p);
     each_rec(st, "CTX.gpu-process", proc_visit, &p);
-    size_t heavy = 0;
+    size_t heavy = 0, sized = 0;
+    double heavy_gib = 0;
     const struct corr_rec *second = NULL;
     struct az_buf desc = AZ_BUF_INIT;
     for (size_t i = 0; i < p.n; i++) {
@@ -791,6 +954,7 @@ static void detect_g6(struct corr_state *st)
                             contains(pn, "sglang") || contains(pn, "torchrun")))
             continue; /* Xorg, gnome-shell: no size, not a compute job */
         heavy++;
+        if (!isnan(gib)) heavy_gib += gib, sized++;
         if (heavy == 2) second = p.rec[i];
         const char *nm = fact_str(p.rec[i], "process");
         az_buf_printf(&desc, "%s%s", desc.len ? ", " : "", nm ? nm : p.names[i]);
@@ -801,15 +965,35 @@ static void detect_g6(struct corr_state *st)
         if (st->files[i].kind == TOK_KIND_VLLM) server = 1;
         if (st->files[i].kind == TOK_KIND_TRAIN) train = 1;
     }
-    int coloc = heavy >= 2 || (server && train);
+    /* The pool is per machine. A process table is one machine's; a server log and a training log
+     * side by side are one machine's only when the run is not spread over several hosts. */
+    struct fact_max nm = {"nnodes", NULL, NAN};
+    each_rec(st, NULL, fact_max_visit, &nm);
+    struct host_set hs = run_hosts(st);
+    int multi_host = hs.n >= 2 || (!isnan(nm.v) && nm.v >= 2);
+    int kinds_coloc = server && train && !multi_host;
+    int coloc = heavy >= 2 || kinds_coloc;
+    /* Two heavy processes that together fill the pool: the one-heavy-job rule is broken whatever
+     * either one's own cap says. */
+    int near_full = heavy >= 2 && sized >= 2 && heavy_gib >= 0.85 * GB10_POOL_GIB;
     if (heavy >= 2)
         corr_claim_add(st, "G6", 0.45, 1, second, az_xstrdup("a second GPU process"),
                        az_xasprintf("%zu GPU processes shared the unified memory pool: %s.", heavy,
                                     desc.data),
                        NULL);
-    else if (server && train)
-        corr_claim_add(st, "G6", 0.2, 1, NULL, NULL,
+    else if (kinds_coloc)
+        corr_claim_add(st, "G6", 0.2, 1, server_rec(st), NULL,
                        az_xstrdup("An inference server and a training job ran in the same run."), NULL);
+    else if (server && train && multi_host)
+        corr_claim_add(st, "G6", 0, 0.5, NULL, NULL, NULL,
+                       az_xasprintf("the run spans %zu hosts, so its server and job logs need not "
+                                    "share one memory pool",
+                                    hs.n >= 2 ? hs.n : (size_t)nm.v));
+    if (near_full)
+        corr_claim_add(st, "G6", 0.35, 1, second, az_xstrdup("GPU processes fill the pool"),
+                       az_xasprintf("Together they held %.1f GiB of the %.1f GiB pool.", heavy_gib,
+                                    GB10_POOL_GIB),
+                       NULL);
     az_buf_free(&desc);
     const struct corr_rec *cfg = find_fact(st, "CTX.vllm-config", "gpu_mem_util");
     if (!cfg) cfg = find_fact(st, "G6", "gpu_mem_util");
@@ -820,11 +1004,11 @@ static void detect_g6(struct corr_state *st)
                                     util),
                        NULL);
     else if (coloc && server && isnan(util))
-        corr_claim_add(st, "G6", 0.15, 1, NULL, NULL,
+        corr_claim_add(st, "G6", 0.15, 1, server_rec(st), az_xstrdup("server with the default cap"),
                        az_xstrdup("The server ran with the default gpu_memory_utilization (0.9) "
                                   "beside another job."),
                        NULL);
-    else if (!isnan(util) && util <= 0.5)
+    else if (!isnan(util) && util <= 0.5 && !near_full)
         corr_claim_add(st, "G6", 0, 0.5, cfg, NULL, NULL,
                        az_xasprintf("the server was capped at gpu_memory_utilization=%.2f", util));
     if (coloc) {
@@ -974,24 +1158,6 @@ static void detect_g9(struct corr_state *st)
 
 /* ---- G10: tensor parallelism across two nodes ---- */
 
-/* The largest value of a numeric fact over every kept record (tp_size 2 beats a baseline's 1). */
-struct fact_max {
-    const char *fact;
-    const struct corr_rec *rec;
-    double v;
-};
-
-static void fact_max_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
-{
-    struct fact_max *m = vctx;
-    double v = fact_num(r, m->fact);
-    if (isnan(v)) return;
-    if (isnan(m->v) || v > m->v || (v == m->v && corr_rec_cmp(st, r, m->rec) < 0)) {
-        m->v = v;
-        m->rec = r;
-    }
-}
-
 static void detect_g10(struct corr_state *st)
 {
     struct fact_max tm = {"tp_size", NULL, NAN}, nm = {"nnodes", NULL, NAN};
@@ -999,11 +1165,18 @@ static void detect_g10(struct corr_state *st)
     each_rec(st, NULL, fact_max_visit, &nm);
     const struct corr_rec *tr = tm.rec, *nr = nm.rec;
     double tp = tm.v, nn = nm.v;
-    int multi = (!isnan(nn) && nn >= 2) || st->nhosts >= 2;
+    struct host_set hs = run_hosts(st);
+    /* vLLM prints "Custom allreduce is disabled because this process group spans across nodes"
+     * only when the group it builds for tensor parallelism really spans machines. */
+    const struct corr_rec *spans = find_sig_rec(st, "G10.custom-ar-spans-nodes");
+    int multi = (!isnan(nn) && nn >= 2) || hs.n >= 2 || (spans && !isnan(tp) && tp >= 2);
     if (!isnan(tp) && tp >= 2 && multi) {
+        const char *how = !isnan(nn) && nn >= 2 ? "the launcher's node count"
+                          : hs.n >= 2           ? "the host names in the logs"
+                                                : "vLLM's \"spans across nodes\" warning";
         corr_claim_add(st, "G10", 0.45, 1, tr, az_xstrdup("tensor parallelism across nodes"),
-                       az_xasprintf("Tensor parallel size %.0f across %s nodes.", tp,
-                                    !isnan(nn) && nn >= 2 ? (nn >= 3 ? "several" : "two") : "two"),
+                       az_xasprintf("Tensor parallel size %.0f across %s nodes (from %s).", tp,
+                                    !isnan(nn) && nn >= 3 ? "several" : "two", how),
                        NULL);
         const struct corr_rec *nc = entry_earliest(st, "C.nccl");
         if (nc)
@@ -1033,13 +1206,49 @@ static void err_visit(struct corr_state *st, void *vctx, const struct corr_rec *
     if (!e->first_err || corr_rec_cmp(st, r, e->first_err) < 0) e->first_err = r;
 }
 
+/* A fine-tune that does not learn: gradient norms many orders above any clipping threshold and a
+ * loss that never falls. No error line is printed; the run "succeeds" with a broken model. */
+static int training_diverged(struct corr_state *st, char *why, size_t n, const struct corr_rec **at)
+{
+    int gi = corr_series_find(st, "grad_norm", NULL, 0), li = corr_series_find(st, "loss", NULL, 0);
+    if (gi < 0 || li < 0) return 0;
+    const struct corr_sbuild *g = &st->series[gi], *l = &st->series[li];
+    if (g->n < 5 || l->n < 5) return 0;
+    size_t huge = 0;
+    double gmax = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        if (g->pts[i].v >= 1e3) huge++;
+        gmax = AZ_MAX(gmax, g->pts[i].v);
+    }
+    size_t q = AZ_MAX((size_t)1, l->n / 4);
+    double first = 0, last = 0;
+    for (size_t i = 0; i < q; i++) first += l->pts[i].v, last += l->pts[l->n - 1 - i].v;
+    first /= (double)q;
+    last /= (double)q;
+    /* most steps exploding, and the last quarter no better than 90 % of the first */
+    if (huge * 2 < g->n || last < 0.9 * first) return 0;
+    snprintf(why, n, "grad_norm above 1e3 in %zu of %zu steps (max %.3g) while the loss went %.2f → %.2f",
+             huge, g->n, gmax, first, last);
+    *at = series_rec(st, g, 0, why);
+    return 1;
+}
+
 static void detect_g8(struct corr_state *st)
 {
     const struct corr_rec *pb = entry_earliest(st, "CTX.playbook");
     if (!pb) return;
     struct err_scan e = {pb, NULL};
     each_rec(st, NULL, err_visit, &e);
-    if (!e.first_err) return;
+    if (!e.first_err) {
+        char why[200];
+        const struct corr_rec *at = NULL;
+        if (training_diverged(st, why, sizeof why, &at))
+            corr_claim_add(st, "G8", 0.45, 1, at, az_xstrdup("playbook recipe trains a broken model"),
+                           az_xasprintf("A dgx-spark-playbooks recipe ran to the end without learning: "
+                                        "%s.", why),
+                           NULL);
+        return;
+    }
     char w[300];
     corr_claim_add(st, "G8", 0.45, 1, pb, az_xstrdup("playbook recipe, then a failure"),
                    az_xasprintf("A dgx-spark-playbooks recipe ran and then failed (%s).",
@@ -1053,7 +1262,8 @@ static void g2_visit(struct corr_state *st, void *vctx, const struct corr_rec *r
 {
     int *done = vctx;
     if (*done || r->file >= st->nfiles) return;
-    if (r->line == st->files[r->file].last_line && contains(r->text, "flash")) {
+    /* a build step ("Building wheel for flash-attn", "Building from source") as the last line */
+    if (r->line == st->files[r->file].last_line && contains(r->text, "flash") && contains(r->text, "build")) {
         corr_claim_add(st, "G2", 0.3, 1, r, az_xstrdup("flash-attn build never finished"),
                        az_xstrdup("The flash-attn build was the last thing the log shows."), NULL);
         *done = 1;
@@ -1064,6 +1274,28 @@ static void detect_g2(struct corr_state *st)
 {
     int done = 0;
     each_rec(st, "G2", g2_visit, &done);
+    /* Unsloth prefers flash-attn when it is importable (NGC ships a working SM121 build) and drops
+     * an explicit attn_implementation="sdpa". The banner's "FA2 = True" alone is normal; with an
+     * SDPA request beside it, and above all with the model reporting flash_attention_2, it is G2. */
+    const struct corr_rec *req = find_sig_rec(st, "G2.sdpa-requested");
+    if (!req) return;
+    const struct corr_rec *chosen = find_sig_rec(st, "G2.attn-impl-flash");
+    const struct corr_rec *banner = find_sig_rec(st, "G2.unsloth-fa2-true");
+    if (!chosen && !banner) return;
+    char w[300];
+    if (chosen)
+        corr_claim_add(st, "G2", banner ? 0.6 : 0.5, 1, chosen,
+                       az_xstrdup("flash_attention_2 chosen although SDPA was requested"),
+                       az_xasprintf("SDPA was requested (%s) but the model ran flash_attention_2%s.",
+                                    where(st, req, w, sizeof w),
+                                    banner ? " and Unsloth's banner shows FA2 = True" : ""),
+                       NULL);
+    else
+        corr_claim_add(st, "G2", 0.4, 1, banner, az_xstrdup("FA2 = True beside an SDPA request"),
+                       az_xasprintf("SDPA was requested (%s) while Unsloth reports FA2 = True: "
+                                    "Unsloth auto-prefers flash-attn over the request.",
+                                    where(st, req, w, sizeof w)),
+                       NULL);
 }
 
 /* ---- contrary context ---- */

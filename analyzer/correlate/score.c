@@ -168,27 +168,74 @@ static void sort_evidence(const struct corr_state *st, struct cand *c)
         }
 }
 
-/* Causes that lead to effects when the timeline shows the cause first. */
-static const char *const causal[][2] = {{"G9", "G1"}, {"G9", "G2"}, {"G9", "G7"}};
+/* Causes that lead to effects when the timeline shows the cause first, and how sure the cause
+ * must be on its own. pip replacing the stack explains a broken import/kernel. A second heavy
+ * process on the same unified pool (G6) explains an OOM below 128 GB (G3): the OOM is how the
+ * contention shows, and G3's fix (drop the page cache) would not help; G6 must stand on its own
+ * (a process table or an uncapped server beside the job), not on hints. */
+static const struct {
+    const char *cause, *effect;
+    double min_cause;
+} causal[] = {{"G9", "G1", 0.2}, {"G9", "G2", 0.2}, {"G9", "G7", 0.2}, {"G6", "G3", 0.4}};
+
+struct ferr1_ctx {
+    const struct corr_state *st;
+    const struct corr_rec *best;
+};
+
+static void ferr1_visit(void *vctx, const struct corr_rec *r)
+{
+    struct ferr1_ctx *f = vctx;
+    if (!corr_rec_is_error(r)) return;
+    if (!f->best || corr_rec_cmp(f->st, r, f->best) < 0) f->best = r;
+}
+
+/* The earliest error line among an entry's own signature hits, or NULL. */
+static const struct corr_rec *entry_first_error(const struct corr_state *st, const struct match_entry *e)
+{
+    struct ferr1_ctx f = {st, NULL};
+    for (size_t i = 0; i < e->nsigs; i++) {
+        size_t s = e->sigs[i]->index;
+        if (s < st->nsigs && st->sigs[s] && e->sigs[i]->strength != MATCH_CONTEXT)
+            corr_sig_each(st, s, ferr1_visit, &f);
+    }
+    return f.best;
+}
+
+/* Does the timeline show the effect before the cause? Only placed times, or lines of one file,
+ * can say so: two untimed files have no order (their path order means nothing). */
+static int timeline_contradicts(const struct corr_state *st, const struct corr_rec *cause,
+                                const struct corr_rec *effect)
+{
+    if (cause->file == effect->file) return cause->line > effect->line;
+    if (cause->time.kind == AZ_TIME_NONE || effect->time.kind == AZ_TIME_NONE) return 0;
+    return corr_rec_cmp(st, cause, effect) > 0;
+}
 
 static void order_causes(const struct corr_state *st, struct cand *v, size_t n)
 {
     for (size_t k = 0; k < AZ_ARRAY_LEN(causal); k++) {
         size_t ci = n, ei = n;
         for (size_t i = 0; i < n; i++) {
-            if (!strcmp(v[i].e->id, causal[k][0])) ci = i;
-            if (!strcmp(v[i].e->id, causal[k][1])) ei = i;
+            if (!strcmp(v[i].e->id, causal[k].cause)) ci = i;
+            if (!strcmp(v[i].e->id, causal[k].effect)) ei = i;
         }
-        if (ci == n || ei == n || v[ci].conf < 0.2 || v[ei].conf < 0.2) continue;
-        if (!v[ci].earliest || !v[ei].earliest || corr_rec_cmp(st, v[ci].earliest, v[ei].earliest) > 0)
-            continue;
+        if (ci == n || ei == n || v[ci].conf < causal[k].min_cause || v[ei].conf < 0.2) continue;
+        /* the cause must be there by the time the effect fails (its first error line; context
+         * such as "loading checkpoint shards" may start long before) */
+        const struct corr_rec *eff = entry_first_error(st, v[ei].e);
+        if (!eff) eff = v[ei].earliest;
+        if (!v[ci].earliest || !eff || timeline_contradicts(st, v[ci].earliest, eff)) continue;
         /* The cause explains the effect: it is at least as likely, and named first. */
         v[ci].conf = 1 - (1 - v[ci].conf) * (1 - 0.8 * v[ei].conf);
         az_buf_printf(&v[ci].summary, " It led to %s (%s).", v[ei].e->id, v[ei].e->title);
-        if (ci > ei) {
+        /* named before its effect, and before anything it now outscores */
+        size_t to = ei;
+        while (to > 0 && v[to - 1].conf < v[ci].conf && to - 1 != ci) to--;
+        if (ci > to) {
             struct cand t = v[ci];
-            memmove(&v[ei + 1], &v[ei], (ci - ei) * sizeof *v);
-            v[ei] = t;
+            memmove(&v[to + 1], &v[to], (ci - to) * sizeof *v);
+            v[to] = t;
         }
     }
 }

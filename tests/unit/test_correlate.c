@@ -461,3 +461,300 @@ Test(correlate, raw_dmesg_uptime_is_placed_on_the_run_clock)
     cr_assert_eq(end - r->first_error->time.usec, 2876544);
     corr_result_free(r);
 }
+
+/* ---- rules over several signatures: a second pack with the entries they read ----
+ *
+ * Fixture shapes:
+ *  - vLLM under Ray: "(EngineCore_DP0 pid=..) (RayWorkerWrapper pid=.., ip=..) host:pid:tid [0] NCCL
+ *    INFO ..." and "Custom allreduce is disabled because this process group spans across nodes.":
+ *    mark-ramsey-ri/vllm-dgx-spark#1, vllm custom_all_reduce.py;
+ *  - the nvidia-smi process table row "|    0   N/A  N/A   1893   C   /usr/local/bin/ollama  66581MiB |":
+ *    nvidia-smi's default table (NVIDIA/nvidia-docker and vllm issues quote it);
+ *  - Unsloth's banner "Bfloat16 = TRUE. FA [Xformers = None. FA2 = True]": unslothai/unsloth#3346;
+ *    transformers' attn_implementation="sdpa" request and model.config._attn_implementation;
+ *  - vLLM's "Loading model weights took 67.7 GB" (worker/model_runner.py) and a "per-stream N tok/s"
+ *    progress line (single-stream vs aggregate wording of NVIDIA/dgx-spark-playbooks#91);
+ *  - HF Trainer's log dict "{'loss': 7.32, 'grad_norm': 3.877e+13, ...}" (transformers Trainer.log),
+ *    values as in dgx-spark-playbooks#85 (flat loss ~7, huge grad_norm).
+ */
+static const char *const pack2_json =
+    "{\"entries\": [\n"
+    " {\"id\": \"G2\", \"family\": \"gotcha\", \"title\": \"flash-attn\", \"symptom\": \"s\", \"cause\": \"c\","
+    "  \"check\": \"k\", \"fix\": \"f\", \"signatures\": [\n"
+    "  {\"id\": \"G2.sdpa-requested\", \"kinds\": [\"any\"], \"strength\": \"context\","
+    "   \"regex\": \"\\\\battn_implementation['\\\"]?\\\\s*[:=]\\\\s*['\\\"]?(?<attn_requested>sdpa)\\\\b\","
+    "   \"literals\": [\"attn_implementation\"],"
+    "   \"examples\": {\"match\": [\"attn_implementation: sdpa\"], \"no_match\": [\"x._attn_implementation = 'sdpa'\"]},"
+    "   \"sources\": [\"test\"]},\n"
+    "  {\"id\": \"G2.attn-impl-flash\", \"kinds\": [\"any\"], \"strength\": \"weak\","
+    "   \"regex\": \"_attn_implementation['\\\"]?\\\\s*[:=]+\\\\s*['\\\"]?flash_attention_2\","
+    "   \"literals\": [\"flash_attention_2\"],"
+    "   \"examples\": {\"match\": [\"_attn_implementation = 'flash_attention_2'\"], \"no_match\": [\"sdpa\"]},"
+    "   \"sources\": [\"test\"]},\n"
+    "  {\"id\": \"G2.unsloth-fa2-true\", \"kinds\": [\"any\"], \"strength\": \"weak\","
+    "   \"regex\": \"FA2 = True\", \"examples\": {\"match\": [\"FA2 = True]\"], \"no_match\": [\"FA2 = False\"]},"
+    "   \"sources\": [\"test\"]}]},\n";
+static const char *const pack2_g3 =
+    " {\"id\": \"G3\", \"family\": \"gotcha\", \"title\": \"UMA OOM\", \"symptom\": \"s\", \"cause\": \"c\","
+    "  \"check\": \"k\", \"fix\": \"f\", \"signatures\": [\n"
+    "  {\"id\": \"G3.torch-cuda-oom\", \"kinds\": [\"any\"], \"strength\": \"strong\","
+    "   \"regex\": \"CUDA out of memory\\\\. Tried to allocate (?<tried>[0-9.]+ [KMGT]iB)\","
+    "   \"facts\": {\"tried\": \"bytes\"},"
+    "   \"examples\": {\"match\": [\"CUDA out of memory. Tried to allocate 2.00 GiB\"], \"no_match\": [\"oom\"]},"
+    "   \"sources\": [\"test\"]},\n"
+    "  {\"id\": \"G3.torch-oom-allocated\", \"kinds\": [\"any\"], \"strength\": \"strong\","
+    "   \"regex\": \"Of the allocated memory (?<allocated>[0-9.]+ [KMGT]iB) is allocated by PyTorch, and"
+    " (?<reserved>[0-9.]+ [KMGT]iB) is reserved\", \"facts\": {\"allocated\": \"bytes\", \"reserved\": \"bytes\"},"
+    "   \"examples\": {\"match\": [\"Of the allocated memory 1.00 GiB is allocated by PyTorch, and 1.00 GiB is reserved\"],"
+    "    \"no_match\": [\"allocated\"]}, \"sources\": [\"test\"]}]},\n"
+    " {\"id\": \"G5\", \"family\": \"gotcha\", \"title\": \"bandwidth\", \"symptom\": \"s\", \"cause\": \"c\","
+    "  \"check\": \"k\", \"fix\": \"f\", \"signatures\": [\n"
+    "  {\"id\": \"G5.weights-size\", \"kinds\": [\"any\"], \"strength\": \"context\","
+    "   \"regex\": \"weights took (?<weights_bytes>[0-9.]+ GB)\", \"facts\": {\"weights_bytes\": \"bytes\"},"
+    "   \"examples\": {\"match\": [\"weights took 7.1 GB\"], \"no_match\": [\"weights took 4.5s\"]},"
+    "   \"sources\": [\"test\"]},\n"
+    "  {\"id\": \"G5.single-stream-rate\", \"kinds\": [\"any\"], \"strength\": \"context\","
+    "   \"regex\": \"per-stream (?<seq_tokens_per_s>[0-9.]+) tok/s\", \"facts\": {\"seq_tokens_per_s\": \"number\"},"
+    "   \"examples\": {\"match\": [\"per-stream 2.69 tok/s\"], \"no_match\": [\"aggregate 43 tok/s\"]},"
+    "   \"sources\": [\"test\"]}]},\n"
+    " {\"id\": \"G6\", \"family\": \"gotcha\", \"title\": \"UMA contention\", \"symptom\": \"s\", \"cause\": \"c\","
+    "  \"check\": \"k\", \"fix\": \"f\", \"signatures\": []},\n"
+    " {\"id\": \"G8\", \"family\": \"gotcha\", \"title\": \"stale playbooks\", \"symptom\": \"s\", \"cause\": \"c\","
+    "  \"check\": \"k\", \"fix\": \"f\", \"signatures\": []},\n"
+    ;
+static const char *const pack2_g10 =
+    " {\"id\": \"G10\", \"family\": \"gotcha\", \"title\": \"dual-Spark TP\", \"symptom\": \"s\", \"cause\": \"c\","
+    "  \"check\": \"k\", \"fix\": \"f\", \"signatures\": [\n"
+    "  {\"id\": \"G10.tp-size-flag\", \"kinds\": [\"any\"], \"strength\": \"weak\","
+    "   \"regex\": \"tensor_parallel_size'?: (?<tp_size>[0-9]+)\", \"facts\": {\"tp_size\": \"number\"},"
+    "   \"literals\": [\"tensor_parallel_size\"],"
+    "   \"examples\": {\"match\": [\"'tensor_parallel_size': 2\"], \"no_match\": [\"tensor_parallel\"]},"
+    "   \"sources\": [\"test\"]},\n"
+    "  {\"id\": \"G10.custom-ar-spans-nodes\", \"kinds\": [\"any\"], \"strength\": \"weak\","
+    "   \"regex\": \"spans across nodes\", \"examples\": {\"match\": [\"spans across nodes.\"], \"no_match\": [\"nodes\"]},"
+    "   \"sources\": [\"test\"]},\n"
+    "  {\"id\": \"G10.nccl-net\", \"kinds\": [\"any\"], \"strength\": \"context\","
+    "   \"regex\": \"NCCL INFO Using network\", \"examples\": {\"match\": [\"NCCL INFO Using network IB\"],"
+    "    \"no_match\": [\"NCCL INFO Channel\"]}, \"sources\": [\"test\"]}]},\n"
+    ;
+static const char *const pack2_ctx =
+    " {\"id\": \"CTX.gpu-process\", \"family\": \"context\", \"title\": \"GPU process\", \"signatures\": [\n"
+    "  {\"id\": \"CTX.gpu-process.smi-row\", \"kinds\": [\"any\"], \"strength\": \"context\","
+    "   \"regex\": \"^\\\\|\\\\s+[0-9]+\\\\s+N/A\\\\s+N/A\\\\s+(?<pid>[0-9]+)\\\\s+C\\\\s+(?<process>\\\\S+)\\\\s+"
+    "(?<mem_used>[0-9]+MiB)\", \"facts\": {\"pid\": \"number\"}, \"literals\": [\"MiB\"],"
+    "   \"examples\": {\"match\": [\"|    0   N/A  N/A   1893   C   /usr/bin/ollama   66581MiB |\"],"
+    "    \"no_match\": [\"| GPU Memory |\"]}, \"sources\": [\"test\"]}]},\n"
+    " {\"id\": \"CTX.playbook\", \"family\": \"context\", \"title\": \"playbook\", \"signatures\": [\n"
+    "  {\"id\": \"CTX.playbook.ref\", \"kinds\": [\"any\"], \"strength\": \"context\","
+    "   \"regex\": \"dgx-spark-playbooks\", \"examples\": {\"match\": [\"NVIDIA/dgx-spark-playbooks\"],"
+    "    \"no_match\": [\"playbook\"]}, \"sources\": [\"test\"]}]},\n"
+    " {\"id\": \"SERIES.trainer\", \"family\": \"series\", \"title\": \"trainer\", \"signatures\": [\n"
+    "  {\"id\": \"SERIES.trainer.loss\", \"kinds\": [\"any\"], \"strength\": \"context\","
+    "   \"regex\": \"'loss': (?<loss>[0-9.]+), 'grad_norm': (?<grad_norm>[0-9.]+(?:e[-+][0-9]+)?)\","
+    "   \"facts\": {\"loss\": \"number\", \"grad_norm\": \"number\"}, \"literals\": [\"'loss':\"],"
+    "   \"examples\": {\"match\": [\"{'loss': 7.32, 'grad_norm': 3.877e+13}\"], \"no_match\": [\"loss\"]},"
+    "   \"sources\": [\"test\"]}]}\n"
+    "]}\n";
+
+/* Swap the suite's pack for pack2. */
+static void use_pack2(void)
+{
+    match_pack_free(g_pack);
+    struct az_buf j = AZ_BUF_INIT; /* in parts: C11 only promises 4095-byte literals */
+    az_buf_printf(&j, "%s%s%s%s", pack2_json, pack2_g3, pack2_g10, pack2_ctx);
+    write_file("pack2", "test.json", j.data);
+    az_buf_free(&j);
+    char pdir[128];
+    snprintf(pdir, sizeof pdir, "%s/pack2", g_dir);
+    const char *dirs[] = {pdir};
+    struct az_buf err = AZ_BUF_INIT;
+    enum az_status st = match_pack_load(&g_pack, dirs, 1, &err);
+    cr_assert_eq(st, AZ_OK, "pack2 failed to load: %s", err.data ? err.data : "");
+    az_buf_free(&err);
+}
+
+static void write_vllm_tp2(const char *host_b)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "(APIServer pid=3301) INFO 05-19 20:11:04 [utils.py:233] non-default args: "
+                    "{'model': 'openai/gpt-oss-120b', 'tensor_parallel_size': 2, 'gpu_memory_utilization': 0.8}\n");
+    az_buf_puts(&b, "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=3601) spark-a:3601:3601 [0] NCCL INFO "
+                    "Using network IB\n");
+    az_buf_printf(&b, "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=2790, ip=169.254.77.11) %s:2790:2790 [0] "
+                      "NCCL INFO Using network IB\n", host_b);
+    write_file("run", "vllm-serve.log", b.data);
+    az_buf_free(&b);
+}
+
+Test(correlate, tensor_parallel_over_two_nccl_hosts_is_g10)
+{
+    use_pack2();
+    write_vllm_tp2("spark-b");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
+    cr_assert(strstr(r->findings[0].summary, "host names") != NULL, "%s", r->findings[0].summary);
+    corr_result_free(r);
+}
+
+Test(correlate, tensor_parallel_on_one_host_is_not_g10)
+{
+    use_pack2();
+    write_vllm_tp2("spark-a"); /* near miss: both ranks on one machine */
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
+}
+
+static void write_smi_procs(const char *second_mib)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "Fri Aug 21 10:19:40 2026\n"
+                    "|    0   N/A  N/A            1893      C   /usr/local/bin/ollama                 66581MiB |\n");
+    az_buf_printf(&b, "|    0   N/A  N/A            7702      C   /usr/bin/python3                      %sMiB |\n",
+                  second_mib);
+    write_file("run", "nvidia-smi.txt", b.data);
+    az_buf_free(&b);
+}
+
+Test(correlate, two_processes_filling_the_pool_are_g6)
+{
+    use_pack2();
+    write_smi_procs("47112");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G6", "verdict %s", verdict_id(r));
+    cr_assert(strstr(r->findings[0].summary, "of the 119.7 GiB pool") != NULL, "%s", r->findings[0].summary);
+    corr_result_free(r);
+}
+
+Test(correlate, a_small_second_process_does_not_fill_the_pool)
+{
+    use_pack2();
+    write_smi_procs("3000"); /* near miss: a 3 GiB job beside the server */
+    struct corr_result *r = analyze_dir("run");
+    cr_assert(strstr(r->nfindings ? r->findings[0].summary : "", "of the 119.7 GiB pool") == NULL);
+    cr_assert_lt(finding_conf(r, "G6"), 0.6, "G6 %.2f", finding_conf(r, "G6"));
+    corr_result_free(r);
+}
+
+static void write_trainer_oom(void)
+{
+    write_file("run", "train.log",
+               "2026-08-21 10:10:00,000 INFO step 100\n"
+               "2026-08-21 10:20:10,000 ERROR torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+               "1.96 GiB.\n"
+               "2026-08-21 10:20:10,000 ERROR Of the allocated memory 38.20 GiB is allocated by PyTorch, and "
+               "2.00 GiB is reserved by PyTorch but unallocated.\n");
+}
+
+Test(correlate, oom_beside_a_second_heavy_process_is_g6_then_g3)
+{
+    use_pack2();
+    write_smi_procs("47112");
+    write_trainer_oom();
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G6", "verdict %s", verdict_id(r));
+    cr_assert_gt(finding_conf(r, "G3"), 0.35);
+    cr_assert(strstr(r->findings[0].summary, "led to G3") != NULL, "%s", r->findings[0].summary);
+    corr_result_free(r);
+}
+
+Test(correlate, oom_with_one_process_stays_g3)
+{
+    use_pack2();
+    write_file("run", "nvidia-smi.txt", "Fri Aug 21 10:19:40 2026\n"
+               "|    0   N/A  N/A            7702      C   /usr/bin/python3                      47112MiB |\n");
+    write_trainer_oom(); /* near miss: the trainer alone */
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+static void write_unsloth(int with_request)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    if (with_request)
+        az_buf_puts(&b, "2025-12-10 19:12:40 | INFO | run_sft | config: {'attn_implementation': 'sdpa', 'lora_r': 16}\n");
+    az_buf_puts(&b, "\\        /    Bfloat16 = TRUE. FA [Xformers = None. FA2 = True]\n"
+                    "2025-12-10 19:13:12 | INFO | run_sft | model.config._attn_implementation = 'flash_attention_2'\n");
+    write_file("run", "train.log", b.data);
+    az_buf_free(&b);
+}
+
+Test(correlate, flash_attention_2_over_an_sdpa_request_is_g2)
+{
+    use_pack2();
+    write_unsloth(1);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G2", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+Test(correlate, fa2_banner_without_an_sdpa_request_is_not_g2)
+{
+    use_pack2();
+    write_unsloth(0); /* near miss: FA2 used, nobody asked for SDPA */
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+static void write_decode(const char *per_stream)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "INFO 04-14 09:56:40 model_runner.py:1115] Loading model weights took 67.7 GB\n");
+    for (int i = 0; i < 6; i++)
+        az_buf_printf(&b, "2026-04-14 10:%02d:00,000 INFO gen: aggregate 43.1 tok/s | per-stream %s tok/s\n",
+                      10 + i * 5, per_stream);
+    write_file("run", "gen.log", b.data);
+    az_buf_free(&b);
+}
+
+Test(correlate, single_stream_decode_at_the_measured_ceiling_is_g5)
+{
+    use_pack2();
+    write_decode("2.69"); /* 67.7 GiB x 2.69/s = 196 GB/s */
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G5", "verdict %s", verdict_id(r));
+    cr_assert(strstr(r->findings[0].summary, "Single-sequence") != NULL, "%s", r->findings[0].summary);
+    corr_result_free(r);
+}
+
+Test(correlate, decode_far_below_the_ceiling_is_not_g5)
+{
+    use_pack2();
+    write_decode("1.20"); /* near miss: 87 GB/s, something else is slow */
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_lt(finding_conf(r, "G5"), 0.35, "G5 %.2f", finding_conf(r, "G5"));
+    corr_result_free(r);
+}
+
+static void write_playbook_run(int broken)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "# https://github.com/NVIDIA/dgx-spark-playbooks/tree/main/nvidia/unsloth\n");
+    for (int i = 0; i < 12; i++) {
+        double loss = broken ? 6.0 + (i * 7 % 5) * 0.3 : 2.0 - i * 0.1;
+        if (broken) az_buf_printf(&b, "{'loss': %.4f, 'grad_norm': %de+%02d, 'epoch': 0.0}\n", loss, 1 + i % 8, 4 + i % 9);
+        else az_buf_printf(&b, "{'loss': %.4f, 'grad_norm': 0.%d, 'epoch': 0.0}\n", loss, 3 + i % 6);
+    }
+    write_file("run", "train.log", b.data);
+    az_buf_free(&b);
+}
+
+Test(correlate, playbook_run_that_does_not_learn_is_g8)
+{
+    use_pack2();
+    write_playbook_run(1);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G8", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+Test(correlate, playbook_run_that_learns_is_none)
+{
+    use_pack2();
+    write_playbook_run(0); /* near miss: the same recipe, loss falling, grad_norm < 1 */
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
