@@ -242,7 +242,6 @@ static void order_causes(const struct corr_state *st, struct cand *v, size_t n)
 
 struct ferr_ctx {
     const struct corr_state *st;
-    int family;    /* -1 any of gotcha/common */
     const struct corr_rec *best;
 };
 
@@ -253,16 +252,19 @@ static void ferr_visit(void *vctx, const struct corr_rec *r)
     if (!f->best || corr_rec_cmp(f->st, r, f->best) < 0) f->best = r;
 }
 
-static const struct corr_rec *first_error(const struct corr_state *st, int family)
+/* The earliest error record matched by a signature of the family (-1: gotcha or common) at
+ * least as strong as min_strength. */
+static const struct corr_rec *first_error(const struct corr_state *st, int family,
+                                          enum match_strength min_strength)
 {
-    struct ferr_ctx f = {st, family, NULL};
+    struct ferr_ctx f = {st, NULL};
     for (size_t s = 0; s < st->nsigs; s++) {
         if (!st->sigs[s]) continue;
         const struct match_sig *sig = match_pack_sig(st->pack, s);
         int fam = (int)sig->entry->family;
         if (fam != MATCH_FAMILY_GOTCHA && fam != MATCH_FAMILY_COMMON) continue;
         if (family >= 0 && fam != family) continue;
-        if (sig->strength < MATCH_STRONG) continue;
+        if (sig->strength < min_strength) continue;
         corr_sig_each(st, s, ferr_visit, &f);
     }
     return f.best;
@@ -331,9 +333,12 @@ void corr_score(struct corr_state *st, struct corr_result *r)
     r->confidence = r->nfindings ? r->findings[0].confidence : 0;
     r->verdict = r->nfindings && r->findings[0].confidence >= thr ? r->findings[0].entry : NULL;
 
+    /* A run that is none of the ten is named by its first common failure; a plain Python
+     * exception (a weak signature: handled ones are logged too) still beats naming nothing. */
     const struct corr_rec *fe = NULL;
-    if (!r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON);
-    if (!fe) fe = first_error(st, -1);
+    if (!r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON, MATCH_STRONG);
+    if (!fe) fe = first_error(st, -1, MATCH_STRONG);
+    if (!fe && !r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON, MATCH_WEAK);
     if (fe) {
         r->first_error = az_xcalloc(1, sizeof *r->first_error);
         corr_evidence_from_rec(st, fe, NULL, r->first_error);
