@@ -662,9 +662,18 @@ static void oom_numbers_visit(struct corr_state *st, void *vctx, const struct co
 {
     (void)st;
     struct oom_numbers *n = vctx;
-    if (r->file != n->at->file || r->line != n->at->line) return;
+    /* the message may be wrapped over a few lines (vLLM and Ray loggers split it) */
+    if (r->file != n->at->file || r->line < n->at->line || r->line > n->at->line + 3) return;
     for (size_t i = 0; i < AZ_ARRAY_LEN(oom_facts); i++)
         if (isnan(n->v[i])) n->v[i] = fact_num(r, oom_facts[i]);
+}
+
+/* A G3 hint of unified memory: the weak/context signatures (Not Supported, [N/A], NVML on UMA,
+ * NV_ERR_NO_MEMORY), not the OOM lines themselves. */
+static void uma_hint_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
+{
+    (void)st;
+    if (r->sig && r->sig->strength <= MATCH_WEAK) *(int *)vctx = 1;
 }
 
 static void detect_g3(struct corr_state *st)
@@ -689,11 +698,22 @@ static void detect_g3(struct corr_state *st)
     if (!isnan(inuse)) used = inuse;
     else if (!isnan(alloc)) used = alloc + (isnan(resv) ? 0 : resv);
     double cap_gib = !isnan(total) && total / GIB >= 100 ? total / GIB : GB10_POOL_GIB;
-    if (!isnan(total) && total / GIB < 100 && total > 0) {
+    /* GB10's allocator reports ~119.7 GiB: a device well below or above it is another GPU
+     * (an 80 GiB H100, a 139.8 GiB H200), with memory of its own and no UMA pool to misread. */
+    if (!isnan(total) && total > 0 && (total / GIB < 100 || total / GIB > 125)) {
         corr_claim_add(st, "G3", 0, 0.3, r, NULL, NULL,
                        az_xasprintf("the OOM reports a %.1f GiB device, not GB10's 128 GB pool",
                                     total / GIB));
     }
+    /* G3 is a unified-memory failure: an OOM says nothing of it unless something shows the run
+     * was on a GB10 (its name, its ~119.7 GiB pool, or UMA's unreadable memory columns). */
+    int pool_like = !isnan(total) && total / GIB >= 110 && total / GIB <= 125;
+    int uma_hint = 0;
+    each_rec(st, "G3", uma_hint_visit, &uma_hint);
+    if (st->ctx.is_gb10 == -1 && !pool_like && !uma_hint)
+        claim_cap(st, "G3", 0.3,
+                  az_xstrdup("an OOM, but nothing shows a GB10 (no GB10 name, no 119.7 GiB pool, "
+                             "no unreadable memory columns)"));
     if (!isnan(used) && used / GIB < 0.8 * cap_gib) {
         corr_claim_add(st, "G3", 0.6, 1, r, az_xstrdup("OOM well under the pool"),
                        az_xasprintf("OOM at %.1f GiB in use of %.1f GiB%s%s.", used / GIB, cap_gib,
