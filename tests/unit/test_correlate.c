@@ -538,6 +538,10 @@ static const char *const pack2_g10 =
     "    \"no_match\": [\"NCCL INFO Channel\"]}, \"sources\": [\"test\"]}]},\n"
     ;
 static const char *const pack2_ctx =
+    " {\"id\": \"CTX.gpu\", \"family\": \"context\", \"title\": \"GPU\", \"signatures\": [\n"
+    "  {\"id\": \"CTX.gpu.name\", \"kinds\": [\"any\"], \"strength\": \"context\","
+    "   \"regex\": \"(?<gpu_name>NVIDIA GB10)\", \"facts\": {\"gpu_name\": \"string\"},"
+    "   \"examples\": {\"match\": [\"NVIDIA GB10\"], \"no_match\": [\"NVIDIA\"]}, \"sources\": [\"test\"]}]},\n"
     " {\"id\": \"CTX.gpu-process\", \"family\": \"context\", \"title\": \"GPU process\", \"signatures\": [\n"
     "  {\"id\": \"CTX.gpu-process.smi-row\", \"kinds\": [\"any\"], \"strength\": \"context\","
     "   \"regex\": \"^\\\\|\\\\s+[0-9]+\\\\s+N/A\\\\s+N/A\\\\s+(?<pid>[0-9]+)\\\\s+C\\\\s+(?<process>\\\\S+)\\\\s+"
@@ -609,6 +613,7 @@ static void write_smi_procs(const char *second_mib)
 {
     struct az_buf b = AZ_BUF_INIT;
     az_buf_puts(&b, "Fri Aug 21 10:19:40 2026\n"
+                    "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |                  N/A |\n"
                     "|    0   N/A  N/A            1893      C   /usr/local/bin/ollama                 66581MiB |\n");
     az_buf_printf(&b, "|    0   N/A  N/A            7702      C   /usr/bin/python3                      %sMiB |\n",
                   second_mib);
@@ -662,6 +667,7 @@ Test(correlate, oom_with_one_process_stays_g3)
 {
     use_pack2();
     write_file("run", "nvidia-smi.txt", "Fri Aug 21 10:19:40 2026\n"
+               "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |                  N/A |\n"
                "|    0   N/A  N/A            7702      C   /usr/bin/python3                      47112MiB |\n");
     write_trainer_oom(); /* near miss: the trainer alone */
     struct corr_result *r = analyze_dir("run");
@@ -754,6 +760,17 @@ Test(correlate, playbook_run_that_learns_is_none)
 {
     use_pack2();
     write_playbook_run(0); /* near miss: the same recipe, loss falling, grad_norm < 1 */
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+Test(correlate, oom_with_no_sign_of_a_gb10_is_not_g3)
+{
+    /* A CUDA OOM alone could come from any GPU: G3 is a unified-memory failure, so without a GB10
+     * name, its ~119.7 GiB pool or UMA's unreadable memory columns it stays below a verdict. */
+    use_pack2();
+    write_trainer_oom();
     struct corr_result *r = analyze_dir("run");
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     corr_result_free(r);
