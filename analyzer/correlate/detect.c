@@ -1127,6 +1127,7 @@ static void detect_g7(struct corr_state *st)
 struct repl_scan {
     size_t n;
     const struct corr_rec *first;
+    int image_build; /* an NVIDIA container build ("2.9.0a0+50eac811a6.nv25.9") was replaced */
     char pkgs[4][96];
 };
 
@@ -1138,6 +1139,8 @@ static void repl_visit(struct corr_state *st, void *vctx, const struct corr_rec 
     if (!s->first || corr_rec_cmp(st, r, s->first) < 0) s->first = r;
     char name[96];
     const char *ov = fact_str(r, "old_version"), *nv = fact_str(r, "new_version");
+    const char *tag = ov ? strstr(ov, ".nv") : NULL;
+    if (tag && isdigit((unsigned char)tag[3])) s->image_build = 1;
     if (ov && nv) snprintf(name, sizeof name, "%s %s → %s", pkg, ov, nv);
     else if (ov) snprintf(name, sizeof name, "%s %s", pkg, ov);
     else snprintf(name, sizeof name, "%s", pkg);
@@ -1166,7 +1169,8 @@ static void detect_g9(struct corr_state *st)
                        az_xasprintf("pip replaced %s at %s.", b.data, clock), NULL);
         az_buf_free(&b);
     }
-    if (st->ctx.in_container == 1) {
+    /* A container protects the stack only until pip replaces the image's own builds. */
+    if (st->ctx.in_container == 1 && !s.image_build) {
         corr_claim_add(st, "G9", 0, 0.4, entry_earliest(st, "CTX.container"), NULL, NULL,
                        az_xstrdup("a container marker is present"));
     } else if (st->ctx.in_container == 0 && (s.n || entry_hit(st, "G9"))) {

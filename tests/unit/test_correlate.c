@@ -363,21 +363,38 @@ Test(correlate, pip_replacing_torch_then_undefined_symbol_is_g9_then_g1)
 
 Test(correlate, container_marker_lowers_g9)
 {
+    /* pip upgraded triton (a PyPI build: no image tag): inside a container that is less likely
+     * to be the environment drift G9 names than on a bare host */
     write_file("bare", "job.log",
                "2026-05-12 10:02:00,000 INFO job: pip install -U unsloth\n"
-               "      Successfully uninstalled torch-2.9.0a0+50eac811a6.nv25.9\n");
+               "      Successfully uninstalled triton-3.3.1\n");
     write_file("boxed", "job.log",
                "2026-05-12 10:02:00,000 INFO job: pip install -U unsloth\n"
-               "      Successfully uninstalled torch-2.9.0a0+50eac811a6.nv25.9\n");
+               "      Successfully uninstalled triton-3.3.1\n");
     write_file("boxed", "preflight.txt",
                "G9 PASS: running inside a container (Docker/Podman marker file present)\n");
     struct corr_result *bare = analyze_dir("bare");
     struct corr_result *boxed = analyze_dir("boxed");
     double cb = finding_conf(bare, "G9"), cx = finding_conf(boxed, "G9");
-    cr_assert_gt(cb, 0.35, "bare host: %.2f", cb);
+    cr_assert_gt(cb, 0.0, "bare host: %.2f", cb);
     cr_assert_lt(cx, cb * 0.6, "container %.2f vs bare %.2f", cx, cb);
     cr_assert_eq(boxed->context.in_container, 1);
     corr_result_free(bare);
+    corr_result_free(boxed);
+}
+
+Test(correlate, container_marker_does_not_excuse_replacing_the_image_torch)
+{
+    /* near miss of the above: pip replaced the NGC image's own torch build (".nv25.9"), which is
+     * how G9 happens inside a container (gotcha-checks-notes.md, G9) */
+    write_file("boxed", "job.log",
+               "2026-05-12 10:02:00,000 INFO job: pip install -U unsloth\n"
+               "      Successfully uninstalled torch-2.9.0a0+50eac811a6.nv25.9\n");
+    write_file("boxed", "preflight.txt",
+               "G9 PASS: running inside a container (Docker/Podman marker file present)\n");
+    struct corr_result *boxed = analyze_dir("boxed");
+    cr_assert_eq(boxed->context.in_container, 1);
+    cr_assert_gt(finding_conf(boxed, "G9"), 0.35, "G9 %.2f", finding_conf(boxed, "G9"));
     corr_result_free(boxed);
 }
 
