@@ -290,6 +290,18 @@ static void ctx_visit(struct corr_state *st, void *vctx, const struct corr_rec *
             if (!c->other_name) c->other_name = az_xasprintf("capability (%d, %d)", major, minor);
         }
     }
+    /* An OOM names its device's capacity: GB10's pool reads ~119.7 GiB, anything far from it
+     * (an 80 GiB H100, a 139.7 GiB H200/H20) is another GPU. */
+    double total = fact_num(r, "total");
+    if (!isnan(total) && total > 0 && r->sig && r->sig->entry->family == MATCH_FAMILY_GOTCHA) {
+        double gib = total / GIB;
+        if (gib >= 110 && gib <= 125) {
+            c->gb10 = 1;
+        } else {
+            c->other = 1;
+            if (!c->other_name) c->other_name = az_xasprintf("a %.1f GiB device", gib);
+        }
+    }
     set_str(&st->ctx.arch, fact_str(r, "arch"));
     set_str(&st->ctx.cuda_driver, fact_str(r, "cuda_driver"));
     set_str(&st->ctx.cuda_torch, fact_str(r, "cuda_torch"));
