@@ -155,6 +155,7 @@ golden-update: $(BIN)
 
 bench: $(BIN)
 	GOTCHA_BIN=$(abspath $(BIN)) sh bench/run.sh
+	GOTCHA_BIN=$(abspath $(BIN)) sh bench/batch.sh
 
 # The sample run: a GB10 fine-tune that slowed down under a ~100 W power plateau (corpus/README.md).
 DEMO_RUN := corpus/G4-a-power-plateau-csv
