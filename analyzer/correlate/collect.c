@@ -16,6 +16,32 @@ struct corr_state *corr_state_new(const struct corr_config *cfg)
     st->sigs = az_xcalloc(st->nsigs ? st->nsigs : 1, sizeof *st->sigs);
     st->ctx.is_gb10 = -1;
     st->ctx.in_container = -1;
+    st->samp_seen = az_xcalloc(st->nsigs ? st->nsigs : 1, sizeof *st->samp_seen);
+    st->samp_every = az_xcalloc(st->nsigs ? st->nsigs : 1, sizeof *st->samp_every);
+    st->samp_hits = az_xcalloc(st->nsigs ? st->nsigs : 1, sizeof *st->samp_hits);
+    st->series_sigs = az_xcalloc(st->nsigs ? st->nsigs : 1, sizeof *st->series_sigs);
+    for (size_t i = 0; i < st->nsigs; i++) {
+        const struct match_entry *e = match_pack_sig(cfg->pack, i)->entry;
+        if (e && e->family == MATCH_FAMILY_SERIES)
+            st->series_sigs[st->nseries_sigs++] = (uint32_t)i;
+    }
+    st->sampling.seen = st->samp_seen;
+    st->sampling.every = st->samp_every;
+    st->sigfx = az_xcalloc(st->nsigs ? st->nsigs : 1, sizeof *st->sigfx);
+    for (size_t i = 0; i < st->nsigs; i++) {
+        const struct match_sig *sig = match_pack_sig(cfg->pack, i);
+        struct corr_sigfx *fx = &st->sigfx[i];
+        fx->hostname = fx->host = fx->quant = -1;
+        fx->series = az_xcalloc(sig->nfacts ? sig->nfacts : 1, 1);
+        for (size_t k = 0; k < sig->nfacts; k++) {
+            const char *name = sig->facts[k].name;
+            fx->series[k] = (signed char)corr_series_fact_index(name);
+            /* the first capture of a name wins, as match_hit_fact() finds it */
+            if (!strcmp(name, "hostname") && fx->hostname < 0) fx->hostname = (int)k;
+            if (!strcmp(name, "host") && fx->host < 0) fx->host = (int)k;
+            if (!strcmp(name, "quant") && fx->quant < 0) fx->quant = (int)k;
+        }
+    }
     return st;
 }
 
@@ -40,6 +66,12 @@ void corr_state_free(struct corr_state *st)
         free(s);
     }
     free(st->sigs);
+    for (size_t i = 0; st->sigfx && i < st->nsigs; i++) free(st->sigfx[i].series);
+    free(st->sigfx);
+    free(st->samp_seen);
+    free(st->samp_every);
+    free(st->samp_hits);
+    free(st->series_sigs);
     for (size_t i = 0; i < st->nfiles; i++) {
         free(st->files[i].display);
         free(st->files[i].name);
@@ -100,6 +132,10 @@ size_t corr_file_begin(struct corr_state *st, const struct ingest_member *m, enu
     f->dmon_ncols = -1;
     f->free_cache_col = f->free_total_col = -1;
     for (int i = 0; i < CORR_M_COUNT; i++) f->series_idx[i] = -1;
+    /* sampling starts over: a member's series are dense only once it has fed them */
+    memset(st->samp_seen, 0, (st->nsigs ? st->nsigs : 1) * sizeof *st->samp_seen);
+    memset(st->samp_every, 0, (st->nsigs ? st->nsigs : 1) * sizeof *st->samp_every);
+    memset(st->samp_hits, 0, (st->nsigs ? st->nsigs : 1) * sizeof *st->samp_hits);
     return st->nfiles++;
 }
 

@@ -7,7 +7,10 @@
  * claims; score.c weighs the claims into findings; result.c builds and frees struct corr_result.
  *
  * Hot path rule: corr_feed_record() allocates only when a record matched a signature (a copy) or a
- * series buffer grows (amortised, bounded by downsampling).
+ * series buffer grows (amortised, bounded by downsampling). Per record it parses only the time
+ * and the structural series; level and lane are parsed for records that matched (and the lane
+ * for records that can name a host), fact names are resolved per signature once (corr_sigfx),
+ * and dense series signatures are sampled (scan.c, match_scanner_scan_sampled()).
  */
 #ifndef CORR_PRIVATE_H
 #define CORR_PRIVATE_H
@@ -32,6 +35,11 @@
 #define CORR_BOOT_SEGS 8       /* uptime resets tracked per member */
 #define CORR_CSV_COLS 48
 #define CORR_EVIDENCE_MAX 12   /* evidence lines per finding */
+#define CORR_SERIES_FACTS 16   /* series facts known to corr_series_hit() (cached builders) */
+#define CORR_SAMPLE_DIV 2      /* a sampled series keeps ~this many samples per kept point */
+#define CORR_SAMPLE_MISS 16384 /* candidates without a hit before a series signature is sampled */
+#define CORR_SAMPLE_MISS_MAX 64 /* and at most 1 in this many of its candidates are skipped */
+#define CORR_LASTREC_MAX 512   /* bytes of a member's latest record kept to parse its level late */
 
 /* A fact copied out of a hit. */
 struct corr_fact_copy {
@@ -112,6 +120,17 @@ struct corr_file {
     uint64_t mi_cached_kb, mi_buffers_kb; /* last /proc/meminfo Cached and Buffers */
     int series_idx[CORR_M_COUNT];  /* builder per metric for this member (-1 until used) */
     char quant[16];                /* quantization this member states (nvfp4, fp8), or "" */
+    /* the latest record, so its level is parsed once at the member's end, not per record */
+    size_t lastrec_len;
+    int lastrec_level;             /* -1: parse lastrec at the end; else the level (long record) */
+    char lastrec[CORR_LASTREC_MAX];
+};
+
+/* Per signature, fact positions resolved once from the pack, so a hit never looks facts up by
+ * name (see corr_sigfx_build()). */
+struct corr_sigfx {
+    int hostname, host, quant;     /* fact index, -1 when the signature has none */
+    signed char *series;           /* per fact: index into series.c's fact table, or -1 */
 };
 
 struct corr_spoint {
@@ -134,6 +153,7 @@ struct corr_sbuild {
     double acc_t, acc_v;
     uint64_t acc_line;
     uint64_t seq;
+    size_t acc_k;               /* samples in acc_t/acc_v (acc_n: the raw points they stand for) */
     /* after corr_series_finish(): seconds on the run clock */
     int approx;
     double mark_t;
@@ -196,6 +216,16 @@ struct corr_state {
     int64_t run_start, run_end;       /* usec, ABS */
     int64_t run_year;
     struct corr_context ctx;
+    /* hot-path tables */
+    struct corr_sigfx *sigfx;         /* nsigs entries, built by corr_state_new() */
+    int series_hit_cache[CORR_SERIES_FACTS]; /* builder + 1 last used per series fact, 0 none */
+    /* series signatures are sampled once their series are dense (see scan.c), per member */
+    uint64_t *samp_seen;              /* nsigs */
+    uint32_t *samp_every;             /* nsigs */
+    uint64_t *samp_hits;              /* nsigs: hits in the current member */
+    size_t nseries_sigs;
+    uint32_t *series_sigs;            /* indices of the SERIES-family signatures */
+    struct match_sampling sampling;
 };
 
 /* ---- collect.c ---- */
@@ -232,6 +262,15 @@ void corr_series_record(struct corr_state *st, size_t file, const char *p, size_
 /* Series facts of a hit (tokens_per_s, loss, power_w, ...). */
 void corr_series_hit(struct corr_state *st, size_t file, const char *lane, const struct match_hit *hit,
                      uint64_t line, struct az_time t, int smi_kind);
+/* Index of a fact name in the series fact table (tokens_per_s, loss, ...), or -1. */
+int corr_series_fact_index(const char *fact);
+/* corr_series_hit() with the facts already resolved: fact_series[i] is corr_series_fact_index()
+ * of the hit's fact i (the hit's signature's corr_sigfx.series); the hit stands for w raw records
+ * (w > 1 when the scan sampled its signature). Returns the largest stride of the series it fed
+ * (0 when none). */
+size_t corr_series_hit_mapped(struct corr_state *st, size_t file, const char *lane,
+                              const struct match_hit *hit, const signed char *fact_series,
+                              uint64_t line, struct az_time t, int smi_kind, size_t w);
 int corr_series_add(struct corr_state *st, size_t file, const char *lane, const char *name,
                     const char *unit, struct az_time t, double v, uint64_t line);
 /* Place points on the run clock, downsample to CORR_SERIES_MAX. */

@@ -13,7 +13,8 @@ void corr_config_default(struct corr_config *c, const struct match_pack *pack)
     c->run_expand_cap = 0;
 }
 
-/* Everything the hit callback needs about the current record. */
+/* Everything the hit callback needs about the current record. Level and lane are parsed at the
+ * record's first hit only: most records match nothing and never need them. */
 struct feed_ctx {
     struct corr_state *st;
     size_t file;
@@ -21,6 +22,8 @@ struct feed_ctx {
     size_t len;
     struct corr_rec proto;  /* fields only; lane/text point into the record, never freed */
     int smi_kind;
+    int have_level, have_lane;
+    char lane[CORR_LANE_MAX];
 };
 
 static int is_smi_kind(enum tok_kind k)
@@ -29,22 +32,60 @@ static int is_smi_kind(enum tok_kind k)
            k == TOK_KIND_SMI_CSV || k == TOK_KIND_SMI_DMON;
 }
 
+static void need_level(struct feed_ctx *c)
+{
+    if (c->have_level) return;
+    c->proto.level = (int)tok_parse_level(c->p, c->len);
+    c->have_level = 1;
+}
+
+static void need_lane(struct feed_ctx *c)
+{
+    if (c->have_lane) return;
+    const struct corr_file *f = &c->st->files[c->file];
+    if (!tok_parse_lane(f->kind, c->p, c->len, c->lane, sizeof c->lane))
+        memcpy(c->lane, f->lane, sizeof c->lane);
+    c->proto.lane = c->lane;
+    c->have_lane = 1;
+}
+
+static const struct match_fact *fact_at(const struct match_hit *hit, int i)
+{
+    if (i < 0 || (size_t)i >= hit->nfacts) return NULL;
+    return hit->facts[i].val ? &hit->facts[i] : NULL;
+}
+
 static void on_hit(void *vctx, const struct match_hit *hit)
 {
     struct feed_ctx *c = vctx;
     struct corr_state *st = c->st;
     const struct match_entry *e = hit->sig->entry;
+    const struct corr_sigfx *fx = &st->sigfx[hit->sig->index];
+    need_lane(c);
     if (e && e->family == MATCH_FAMILY_SERIES) {
-        corr_series_hit(st, c->file, c->proto.lane, hit, c->proto.line, c->proto.raw, c->smi_kind);
+        /*
+         * Series are averaged into points of `stride` raw samples (doubling as they fill) and cut
+         * to CORR_SERIES_MAX points at the end, so once a signature's series is dense its regex
+         * need only run on about CORR_SAMPLE_DIV records per kept point; each sample then stands
+         * for `every` records, which keeps the points evenly spaced.
+         */
+        size_t i = hit->sig->index;
+        size_t w = st->samp_every[i] ? st->samp_every[i] : 1;
+        size_t stride = corr_series_hit_mapped(st, c->file, c->proto.lane, hit, fx->series,
+                                               c->proto.line, c->proto.raw, c->smi_kind, w);
+        st->samp_hits[i]++;
+        st->samp_every[i] = (uint32_t)AZ_MAX(stride / CORR_SAMPLE_DIV, (size_t)1);
         return;
     }
+    need_level(c);
     corr_sig_keep(st, hit, &c->proto, c->p, c->len);
     /* Context hits may carry numbers too (the preflight's "G4 INFO: 45, 11.17 W"). */
-    corr_series_hit(st, c->file, c->proto.lane, hit, c->proto.line, c->proto.raw, c->smi_kind);
-    const struct match_fact *h = match_hit_fact(hit, "hostname");
-    if (!h) h = match_hit_fact(hit, "host");
+    corr_series_hit_mapped(st, c->file, c->proto.lane, hit, fx->series, c->proto.line, c->proto.raw,
+                           c->smi_kind, 1);
+    const struct match_fact *h = fact_at(hit, fx->hostname);
+    if (!h) h = fact_at(hit, fx->host);
     if (h && h->val && h->len) corr_host_add(st, h->val, h->len);
-    const struct match_fact *q = match_hit_fact(hit, "quant");
+    const struct match_fact *q = fact_at(hit, fx->quant);
     if (q && q->val && q->len) {
         struct corr_file *f = &st->files[c->file];
         if (!f->quant[0]) {
@@ -55,6 +96,26 @@ static void on_hit(void *vctx, const struct match_hit *hit)
             }
             f->quant[n] = '\0';
         }
+    }
+}
+
+/*
+ * A series signature whose literal occurs on many records of a member without it ever matching
+ * (a generic throughput regex on lines a more specific one takes) is sampled too: one candidate
+ * in pow2(misses / CORR_SAMPLE_MISS), at most CORR_SAMPLE_MISS_MAX, so a format that starts
+ * matching later in the member is still seen; its first hit hands over to the stride rule in
+ * on_hit(). Run every few thousand records: cheap, and deterministic.
+ */
+static void sampling_refresh(struct corr_state *st)
+{
+    for (size_t k = 0; k < st->nseries_sigs; k++) {
+        uint32_t i = st->series_sigs[k];
+        if (st->samp_hits[i] || st->samp_seen[i] < 2 * (uint64_t)CORR_SAMPLE_MISS) continue;
+        uint32_t every = 1;
+        while (every < CORR_SAMPLE_MISS_MAX &&
+               (uint64_t)every * 2 * CORR_SAMPLE_MISS <= st->samp_seen[i])
+            every *= 2;
+        st->samp_every[i] = every;
     }
 }
 
@@ -107,15 +168,88 @@ static void clock_update(struct corr_file *f, struct az_time t)
     }
 }
 
+static int ascii_alnum(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+static int host_byte(unsigned char c)
+{
+    return ascii_alnum(c) || c == '-' || c == '_' || c == '.';
+}
+
+/*
+ * Can tok_parse_lane() find a host in this record? It names one only for NCCL's
+ * "host:pid:tid [dev]" prefix or a syslog "host tag:" after the stamp (which ends at tend), so a
+ * record that has neither shape cannot add a host and its lane is parsed only if it matches.
+ * A cheap superset of tok_parse_lane()'s own checks: it never misses a host.
+ */
+static int may_name_host(const char *p, size_t len, size_t tend, int timed)
+{
+    size_t i = 0;
+    while (i < len && (p[i] == ' ' || p[i] == '\t')) i++;
+    size_t j = i, lim = AZ_MIN(len, i + 80);
+    while (j < lim && host_byte((unsigned char)p[j])) j++;
+    if (j > i && j < lim && p[j] == ':') return 1;
+    if (!timed) return 0;
+    i = tend;
+    while (i < len && p[i] == ' ') i++;
+    lim = AZ_MIN(len, i + 64);
+    j = i;
+    while (j < lim && host_byte((unsigned char)p[j])) j++;
+    return j > i && ascii_alnum((unsigned char)p[i]) && j < lim && p[j] == ' ';
+}
+
+/* needle (lowercase) at p[at..] ASCII case-insensitively. */
+static int lower_at(const char *p, size_t len, size_t at, const char *needle, size_t n)
+{
+    if (at > len || len - at < n) return 0;
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = (unsigned char)p[at + k];
+        if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != (unsigned char)needle[k]) return 0;
+    }
+    return 1;
+}
+
 static int is_boot_marker(enum tok_kind kind, const char *p, size_t len)
 {
     size_t i = 0;
     while (i < len && p[i] == ' ') i++;
-    if (az_starts_with(p + i, len - i, "-- Boot ") || az_starts_with(p + i, len - i, "-- Reboot --"))
+    if (i < len && p[i] == '-' && (az_starts_with(p + i, len - i, "-- Boot ") ||
+                                   az_starts_with(p + i, len - i, "-- Reboot --")))
         return 1;
     if (kind != TOK_KIND_KERNEL) return 0;
-    return az_memcasemem(p, len, "] Linux version ", 15) != NULL ||
-           az_memcasemem(p, len, "kernel: Linux version ", 22) != NULL;
+    /* "] Linux version" or "kernel: Linux version ": look only where an 'L'/'l' starts one */
+    for (size_t k = 2; k + 13 <= len; k++) {
+        if ((p[k] | 0x20) != 'l' || !lower_at(p, len, k, "linux version", 13)) continue;
+        if (lower_at(p, len, k - 2, "] ", 2)) return 1;
+        if (k >= 8 && lower_at(p, len, k - 8, "kernel: ", 8) && lower_at(p, len, k + 13, " ", 1))
+            return 1;
+    }
+    return 0;
+}
+
+/* Keep the latest record so the member's last level and text are known at its end. */
+static void keep_last(struct corr_file *f, struct feed_ctx *c)
+{
+    size_t n = AZ_MIN(c->len, sizeof f->lastrec);
+    memcpy(f->lastrec, c->p, n);
+    f->lastrec_len = n;
+    f->lastrec_level = -1;
+    if (c->len > sizeof f->lastrec) { /* the copy could hide a level word: parse it now */
+        need_level(c);
+        f->lastrec_level = c->proto.level;
+    }
+}
+
+static void finish_member_last(struct corr_file *f)
+{
+    if (!f->records) return;
+    size_t n = AZ_MIN(f->lastrec_len, sizeof f->last_text - 1);
+    memcpy(f->last_text, f->lastrec, n);
+    f->last_text[n] = '\0';
+    f->last_level = f->lastrec_level >= 0 ? f->lastrec_level
+                                          : (int)tok_parse_level(f->lastrec, f->lastrec_len);
 }
 
 static void feed_record(struct corr_state *st, struct match_scanner *scanner, size_t fi,
@@ -147,16 +281,6 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
         if (own && t.kind != AZ_TIME_BOOT && f->nboot_abs < CORR_BOOT_SEGS)
             f->boot_abs[f->nboot_abs++] = t;
     }
-    int level = (int)tok_parse_level(p, len);
-    char lane[CORR_LANE_MAX];
-    size_t ln = tok_parse_lane(f->kind, p, len, lane, sizeof lane);
-    if (ln) {
-        lane_host(st, lane, ln);
-    } else {
-        memcpy(lane, f->lane, sizeof lane);
-    }
-
-    corr_series_record(st, fi, p, len, line->lineno, t, own);
 
     struct feed_ctx c;
     c.st = st;
@@ -164,6 +288,7 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
     c.p = p;
     c.len = len;
     c.smi_kind = is_smi_kind(f->kind);
+    c.have_level = c.have_lane = 0;
     memset(&c.proto, 0, sizeof c.proto);
     c.proto.file = fi;
     c.proto.line = line->lineno;
@@ -171,9 +296,19 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
     c.proto.raw = t;
     c.proto.inherited = !own;
     c.proto.boot_seg = t.kind == AZ_TIME_BOOT ? f->boot_seg : 0;
-    c.proto.level = level;
-    c.proto.lane = lane;
-    match_scanner_scan(scanner, f->kind, p, len, on_hit, &c);
+    c.proto.lane = f->lane;
+    if (may_name_host(p, len, tend, tend > 0)) {
+        size_t ln = tok_parse_lane(f->kind, p, len, c.lane, sizeof c.lane);
+        if (ln) lane_host(st, c.lane, ln);
+        else memcpy(c.lane, f->lane, sizeof c.lane);
+        c.proto.lane = c.lane;
+        c.have_lane = 1;
+    }
+
+    corr_series_record(st, fi, p, len, line->lineno, t, own);
+    if ((seq & 4095) == 4095) sampling_refresh(st);
+
+    match_scanner_scan_sampled(scanner, f->kind, p, len, &st->sampling, on_hit, &c);
 
     f = &st->files[fi]; /* the callbacks never grow files, but stay safe */
     if (!f->first_line) {
@@ -183,10 +318,7 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
         f->first_text[n] = '\0';
     }
     f->last_line = line->lineno;
-    size_t n = AZ_MIN(len, sizeof f->last_text - 1);
-    memcpy(f->last_text, p, n);
-    f->last_text[n] = '\0';
-    f->last_level = level;
+    keep_last(f, &c);
 }
 
 /* "display: reason" -> path, reason; display may itself hold ':' (archive members). */
@@ -257,6 +389,7 @@ void corr_scan_input(struct corr_state *st, struct match_scanner *scanner, const
             }
         }
         struct corr_file *f = &st->files[fi];
+        finish_member_last(f);
         if (sl == AZ_FAIL) {
             f->broken = 1;
             corr_warn(st, "%s", ingest_reader_error(r));

@@ -105,12 +105,15 @@ static int find_builder(const struct corr_state *st, size_t file, const char *la
     return -1;
 }
 
-static void builder_push(struct corr_sbuild *b, double t, double v, uint64_t line)
+/* One sample standing for w raw points (w > 1 when the scan sampled a signature: see
+ * corr_sampling_every()); the kept point averages the samples, the stride counts raw points. */
+static void builder_push(struct corr_sbuild *b, double t, double v, uint64_t line, size_t w)
 {
     if (b->acc_n == 0) b->acc_line = line;
     b->acc_t += t;
     b->acc_v += v;
-    b->acc_n++;
+    b->acc_k++;
+    b->acc_n += w;
     if (b->acc_n < b->stride) return;
     if (b->n == CORR_SERIES_RAW) {
         /* Full: average pairs and double the stride, so memory stays bounded. */
@@ -123,11 +126,11 @@ static void builder_push(struct corr_sbuild *b, double t, double v, uint64_t lin
         b->stride *= 2;
     }
     az_grow((void **)&b->pts, &b->cap, b->n + 1, sizeof *b->pts);
-    b->pts[b->n].t = b->acc_t / (double)b->acc_n;
-    b->pts[b->n].v = b->acc_v / (double)b->acc_n;
+    b->pts[b->n].t = b->acc_t / (double)b->acc_k;
+    b->pts[b->n].v = b->acc_v / (double)b->acc_k;
     b->pts[b->n].line = b->acc_line;
     b->n++;
-    b->acc_n = 0;
+    b->acc_n = b->acc_k = 0;
     b->acc_t = b->acc_v = 0;
 }
 
@@ -148,7 +151,8 @@ static int new_builder(struct corr_state *st, size_t file, const char *lane, con
     return (int)st->nseries++;
 }
 
-static void push_at(struct corr_state *st, int idx, struct az_time t, double v, uint64_t line)
+static void push_w(struct corr_state *st, int idx, struct az_time t, double v, uint64_t line,
+                   size_t w)
 {
     struct corr_sbuild *b = &st->series[idx];
     double tv;
@@ -159,8 +163,13 @@ static void push_at(struct corr_state *st, int idx, struct az_time t, double v, 
     } else {
         return; /* a second clock in one series: keep the first */
     }
-    b->seq++;
-    builder_push(b, tv, v, line);
+    b->seq += w;
+    builder_push(b, tv, v, line, w);
+}
+
+static void push_at(struct corr_state *st, int idx, struct az_time t, double v, uint64_t line)
+{
+    push_w(st, idx, t, v, line, 1);
 }
 
 int corr_series_add(struct corr_state *st, size_t file, const char *lane, const char *name,
@@ -245,13 +254,38 @@ static int csv_metric(const char *p, size_t len)
     return CORR_M_NONE;
 }
 
+/* 1 when p[0..len) holds word (lowercase) ASCII case-insensitively at offset at. */
+static int word_at(const char *p, size_t len, size_t at, const char *word, size_t wl)
+{
+    if (at > len || len - at < wl) return 0;
+    for (size_t k = 0; k < wl; k++) {
+        unsigned char c = (unsigned char)p[at + k];
+        if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != (unsigned char)word[k]) return 0;
+    }
+    return 1;
+}
+
+/* "power.draw" or "temperature.gpu" anywhere in the record. Runs on every record of most kinds,
+ * so it only looks around the '.' bytes (memchr) instead of trying every offset. */
+static int has_smi_column_name(const char *p, size_t len)
+{
+    const char *q = p, *end = p + len;
+    while ((q = memchr(q, '.', (size_t)(end - q))) != NULL) {
+        size_t k = (size_t)(q - p);
+        if (k >= 5 && word_at(p, len, k - 5, "power.draw", 10)) return 1;
+        if (k >= 11 && word_at(p, len, k - 11, "temperature.gpu", 15)) return 1;
+        q++;
+    }
+    return 0;
+}
+
 static int csv_is_header(const char *p, size_t len)
 {
     size_t i = 0;
     while (i < len && (p[i] == ' ' || p[i] == '#')) i++;
-    return az_memcasemem(p + i, AZ_MIN(len - i, (size_t)10), "timestamp", 9) == p + i ||
-           (az_memcasemem(p, len, "power.draw", 10) && !isdigit((unsigned char)p[i])) ||
-           (az_memcasemem(p, len, "temperature.gpu", 15) && !isdigit((unsigned char)p[i]));
+    if (word_at(p, len, i, "timestamp", 9)) return 1;
+    if (i < len && isdigit((unsigned char)p[i])) return 0;
+    return has_smi_column_name(p, len);
 }
 
 static void csv_header(struct corr_file *f, const char *p, size_t len)
@@ -610,8 +644,9 @@ void corr_series_record(struct corr_state *st, size_t file, const char *p, size_
     case TOK_KIND_PREFLIGHT:
     case TOK_KIND_COUNT:
         /* A sampler CSV inside another kind's file: "timestamp,temperature.gpu,power.draw". */
-        if (csv_is_header(p, len) && memchr(p, ',', len)) csv_header(f, p, len);
-        else if (f->csv_ncols > 0 && memchr(p, ',', len) && t.kind != AZ_TIME_NONE)
+        if (!memchr(p, ',', len)) break; /* neither a header nor a row: most records */
+        if (csv_is_header(p, len)) csv_header(f, p, len);
+        else if (f->csv_ncols > 0 && t.kind != AZ_TIME_NONE)
             csv_row(st, file, p, len, line, t);
         break;
     }
@@ -619,40 +654,86 @@ void corr_series_record(struct corr_state *st, size_t file, const char *p, size_
 
 /* ---- facts of signature hits ---- */
 
+static const struct {
+    const char *fact, *name, *unit;
+    int invert;   /* 1: the series holds 1/value (s/it -> it/s) */
+    int smi_only; /* 1: read structurally from nvidia-smi files instead */
+} series_facts[] = {
+    {"tokens_per_s", "throughput", "tok/s", 0, 0},
+    {"it_per_s", "throughput", "it/s", 0, 0},
+    {"s_per_it", "throughput", "it/s", 1, 0},
+    {"samples_per_s", "throughput", "samples/s", 0, 0},
+    {"step_s", "throughput", "steps/s", 1, 0},
+    {"loss", "loss", "", 0, 0},
+    {"grad_norm", "grad_norm", "", 0, 0},
+    {"power_w", "power.draw", "W", 0, 1},
+    {"temp_c", "temperature.gpu", "C", 0, 1},
+    {"sm_mhz", "clocks.sm", "MHz", 0, 1},
+    {"gpu_util_pct", "utilization.gpu", "%", 0, 1},
+};
+
+int corr_series_fact_index(const char *fact)
+{
+    for (size_t k = 0; k < AZ_ARRAY_LEN(series_facts); k++)
+        if (!strcmp(fact, series_facts[k].fact)) return (int)k;
+    return -1;
+}
+
+/* The builder for series_facts[k] in (file, lane): a one-entry cache per k in front of the search,
+ * since a file's hits keep feeding the same few series. */
+static int hit_builder(struct corr_state *st, size_t file, const char *lane, size_t k,
+                       struct az_time t)
+{
+    int c = k < CORR_SERIES_FACTS ? st->series_hit_cache[k] - 1 : -1;
+    if (c >= 0 && (size_t)c < st->nseries) {
+        const struct corr_sbuild *b = &st->series[c];
+        if (b->file == file && !strcmp(b->lane, lane)) return c;
+    }
+    int idx = find_builder(st, file, lane, series_facts[k].name, series_facts[k].unit);
+    if (idx < 0) idx = new_builder(st, file, lane, series_facts[k].name, series_facts[k].unit, t);
+    if (k < CORR_SERIES_FACTS) st->series_hit_cache[k] = idx + 1;
+    return idx;
+}
+
+size_t corr_series_hit_mapped(struct corr_state *st, size_t file, const char *lane,
+                              const struct match_hit *hit, const signed char *fact_series,
+                              uint64_t line, struct az_time t, int smi_kind, size_t w)
+{
+    size_t stride = 0;
+    for (size_t i = 0; i < hit->nfacts; i++) {
+        int k = fact_series[i];
+        if (k < 0) continue;
+        const struct match_fact *mf = &hit->facts[i];
+        if (!mf->def || !mf->val || isnan(mf->num)) continue;
+        if (series_facts[k].smi_only && smi_kind) continue;
+        double v = mf->num;
+        if (series_facts[k].name[0] == 't' && !strcmp(series_facts[k].name, "throughput")) {
+            if (v <= 0) continue; /* an idle server reports 0 tokens/s: not a sample */
+            if (series_facts[k].invert) v = 1.0 / v;
+        }
+        if (isnan(v) || isinf(v)) continue;
+        int idx = hit_builder(st, file, lane, (size_t)k, t);
+        push_w(st, idx, t, v, line, w);
+        stride = AZ_MAX(stride, st->series[idx].stride);
+    }
+    return stride;
+}
+
 void corr_series_hit(struct corr_state *st, size_t file, const char *lane, const struct match_hit *hit,
                      uint64_t line, struct az_time t, int smi_kind)
 {
-    static const struct {
-        const char *fact, *name, *unit;
-        int invert;   /* 1: the series holds 1/value (s/it -> it/s) */
-        int smi_only; /* 1: read structurally from nvidia-smi files instead */
-    } map[] = {
-        {"tokens_per_s", "throughput", "tok/s", 0, 0},
-        {"it_per_s", "throughput", "it/s", 0, 0},
-        {"s_per_it", "throughput", "it/s", 1, 0},
-        {"samples_per_s", "throughput", "samples/s", 0, 0},
-        {"step_s", "throughput", "steps/s", 1, 0},
-        {"loss", "loss", "", 0, 0},
-        {"grad_norm", "grad_norm", "", 0, 0},
-        {"power_w", "power.draw", "W", 0, 1},
-        {"temp_c", "temperature.gpu", "C", 0, 1},
-        {"sm_mhz", "clocks.sm", "MHz", 0, 1},
-        {"gpu_util_pct", "utilization.gpu", "%", 0, 1},
-    };
     for (size_t i = 0; i < hit->nfacts; i++) {
         const struct match_fact *mf = &hit->facts[i];
         if (!mf->def || !mf->val || isnan(mf->num)) continue;
-        for (size_t k = 0; k < AZ_ARRAY_LEN(map); k++) {
-            if (strcmp(mf->def->name, map[k].fact)) continue;
-            if (map[k].smi_only && smi_kind) break;
-            double v = mf->num;
-            if (!strcmp(map[k].name, "throughput")) {
-                if (v <= 0) break; /* an idle server reports 0 tokens/s: not a sample */
-                if (map[k].invert) v = 1.0 / v;
-            }
-            corr_series_add(st, file, lane, map[k].name, map[k].unit, t, v, line);
-            break;
+        int k = corr_series_fact_index(mf->def->name);
+        if (k < 0) continue;
+        if (series_facts[k].smi_only && smi_kind) continue;
+        double v = mf->num;
+        if (!strcmp(series_facts[k].name, "throughput")) {
+            if (v <= 0) continue; /* an idle server reports 0 tokens/s: not a sample */
+            if (series_facts[k].invert) v = 1.0 / v;
         }
+        corr_series_add(st, file, lane, series_facts[k].name, series_facts[k].unit, t, v, line);
     }
 }
 
@@ -669,13 +750,13 @@ void corr_series_finish(struct corr_state *st)
 {
     for (size_t s = 0; s < st->nseries; s++) {
         struct corr_sbuild *b = &st->series[s];
-        if (b->acc_n) {
+        if (b->acc_k) {
             az_grow((void **)&b->pts, &b->cap, b->n + 1, sizeof *b->pts);
-            b->pts[b->n].t = b->acc_t / (double)b->acc_n;
-            b->pts[b->n].v = b->acc_v / (double)b->acc_n;
+            b->pts[b->n].t = b->acc_t / (double)b->acc_k;
+            b->pts[b->n].v = b->acc_v / (double)b->acc_k;
             b->pts[b->n].line = b->acc_line;
             b->n++;
-            b->acc_n = 0;
+            b->acc_n = b->acc_k = 0;
         }
         double origin = b->n ? b->pts[0].t : 0;
         for (size_t i = 0; i < b->n; i++) {

@@ -153,6 +153,28 @@ void match_scanner_free(struct match_scanner *s);
 size_t match_scanner_scan(struct match_scanner *s, enum tok_kind kind, const char *p, size_t len,
                           match_hit_fn fn, void *ctx);
 
+/*
+ * Sampling: a caller that only needs a thinned stream of some signatures' hits (numeric series
+ * that are downsampled anyway) lets the scanner skip their regex on most records. Both arrays
+ * have match_pack_sig_count() entries and belong to the caller.
+ *  - seen[i]: records so far where signature i was a candidate (its literal occurred and the kind
+ *    applies); the scan increments it, the caller zeroes it (e.g. per member).
+ *  - every[i]: a power of two; run signature i's regex on one candidate in every[i]: those whose
+ *    number (counting from 0) hashes to a multiple of every[i]. The hash spreads the choice, so
+ *    records of two streams that alternate (two ranks in one log) are both sampled. 0 or 1 runs
+ *    it on every candidate.
+ * Deterministic: the same input and the same every[] give the same hits.
+ */
+struct match_sampling {
+    uint64_t *seen;
+    const uint32_t *every;
+};
+
+/* match_scanner_scan() with sampling (smp may be NULL: then exactly match_scanner_scan()). */
+size_t match_scanner_scan_sampled(struct match_scanner *s, enum tok_kind kind, const char *p,
+                                  size_t len, struct match_sampling *smp, match_hit_fn fn,
+                                  void *ctx);
+
 /* Signatures that hit a PCRE2 match/depth limit so far; their ids in err (one per line). */
 size_t match_scanner_limit_hits(const struct match_scanner *s, struct az_buf *err);
 

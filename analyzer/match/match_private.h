@@ -41,6 +41,7 @@ struct match_entry_priv {
 /* One distinct literal of the searcher and the signatures that require it. */
 struct match_lit {
     const uint8_t *s; /* lowercased bytes (owned by a signature) */
+    uint8_t *fold;    /* per byte 0x20 where s has a letter, else 0 (owned by the searcher) */
     uint32_t len;
     uint32_t first_sig; /* index into match_searcher.lit_sigs */
     uint32_t nsigs;
@@ -63,9 +64,15 @@ struct match_searcher {
     uint64_t *bitmap;
     struct match_key *keys; /* sorted by hash, then lit */
     size_t nkeys;
-    uint32_t *key_start;    /* (1 << bits) + 1 offsets into keys, by hash */
+    /* keys of hash h: the set bits of bitmap are the distinct hashes in order, so h is the
+     * d-th distinct one with d = rank[h / 64] + (set bits below h in its word), and its keys are
+     * keys[bucket[d] .. bucket[d + 1]). Small arrays (not one offset per possible hash), so a
+     * probe hit stays in cache. */
+    uint32_t *rank;         /* (1 << bits) / 64: set bits of bitmap before each word */
+    uint32_t *bucket;       /* distinct hashes + 1 offsets into keys */
     uint32_t *lits3;        /* literals of exactly 3 bytes: checked at a record's last 3 bytes */
     size_t nlits3;
+    uint64_t tail3[64];     /* 4096-bit filter of the 3-byte literals (tail3_hash), before lits3 */
     struct match_lit *lits;
     size_t nlits;
     uint32_t *lit_sigs;     /* signature indices, grouped per literal */
@@ -104,6 +111,10 @@ void match_searcher_free(struct match_searcher *w);
 typedef void (*match_lit_fn)(void *ctx, const struct match_lit *lit);
 void match_searcher_run(const struct match_searcher *w, const uint8_t *p, size_t len,
                         match_lit_fn fn, void *ctx);
+/* The same, reporting each literal once per record: stamp has w->nlits entries (the caller's,
+ * never shared between threads), gen differs from every value it held for earlier records. */
+void match_searcher_run_once(const struct match_searcher *w, const uint8_t *p, size_t len,
+                             uint32_t *stamp, uint32_t gen, match_lit_fn fn, void *ctx);
 
 /* ASCII lowercase table shared by the searcher and the checks. */
 extern const uint8_t match_lower[256];

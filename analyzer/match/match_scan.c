@@ -21,6 +21,7 @@ struct match_scanner {
     pcre2_match_context *mctx;   /* the pack's limits plus this scanner's JIT stack */
     pcre2_jit_stack *jit_stack;
     uint32_t *stamp;             /* per signature: generation of the last record that marked it */
+    uint32_t *lit_stamp;         /* per literal: the same, so a literal is reported once */
     uint32_t gen;
     uint32_t *cand;              /* marked signatures of the current record */
     size_t ncand;
@@ -31,6 +32,39 @@ struct match_scanner {
 
 /* ---- facts ---- */
 
+/*
+ * The common plain decimal ("3.4317", "-12", "1367.6") without strtod(): at most 15 digits and no
+ * exponent, hex prefix or thousands separator after them. The digits are an exact integer and
+ * 10^k is exact, so one IEEE division rounds exactly as strtod() would (Clinger's fast path).
+ * @return 1 with *out and *rest set, 0 when v needs the general path.
+ */
+static int plain_decimal(const char *v, size_t len, double *out, const char **rest) {
+    static const double pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    size_t i = 0;
+    int neg = 0;
+    if (i < len && (v[i] == '-' || v[i] == '+')) neg = v[i++] == '-';
+    uint64_t mant = 0;
+    unsigned ndig = 0, nfrac = 0;
+    for (int frac = 0; frac < 2; frac++) {
+        if (frac && !(i < len && v[i] == '.')) break;
+        if (frac) i++;
+        while (i < len && v[i] >= '0' && v[i] <= '9' && ndig < 16) {
+            mant = mant * 10 + (uint64_t)(v[i++] - '0');
+            ndig++;
+            nfrac += (unsigned)frac;
+        }
+    }
+    unsigned char next = i < len ? (unsigned char)v[i] : 0;
+    if (ndig == 0 || ndig > 15 || (next >= '0' && next <= '9') || next == 'e' || next == 'E' ||
+        next == 'x' || next == 'X' || next == ',' || next == '.')
+        return 0;
+    double d = (double)mant / pow10[nfrac];
+    *out = neg ? -d : d;
+    *rest = v + i;
+    return 1;
+}
+
 static double parse_number(const char *v, size_t len, const char **rest) {
     char buf[FACT_NUM_MAX + 1];
     size_t n = 0;
@@ -38,6 +72,8 @@ static double parse_number(const char *v, size_t len, const char **rest) {
         v++;
         len--;
     }
+    double fast;
+    if (plain_decimal(v, len, &fast, rest)) return fast;
     /* thousands separators ("1,024") are dropped; the copy bounds strtod */
     for (size_t i = 0; i < len && n < FACT_NUM_MAX; i++) {
         if (v[i] == ',' && i > 0 && i + 1 < len && v[i + 1] >= '0' && v[i + 1] <= '9') continue;
@@ -126,6 +162,7 @@ struct match_scanner *match_scanner_new(const struct match_pack *p) {
     pcre2_jit_stack_assign(s->mctx, NULL, s->jit_stack);
     size_t n = p->nsigs ? p->nsigs : 1;
     s->stamp = az_xcalloc(n, sizeof(*s->stamp));
+    s->lit_stamp = az_xcalloc(p->search.nlits ? p->search.nlits : 1, sizeof(*s->lit_stamp));
     s->cand = az_xcalloc(n, sizeof(*s->cand));
     s->limit_hits = az_xcalloc(n, sizeof(*s->limit_hits));
     s->facts = az_xcalloc(p->max_facts ? p->max_facts : 1, sizeof(*s->facts));
@@ -138,10 +175,21 @@ void match_scanner_free(struct match_scanner *s) {
     pcre2_match_context_free(s->mctx);
     pcre2_jit_stack_free(s->jit_stack);
     free(s->stamp);
+    free(s->lit_stamp);
     free(s->cand);
     free(s->limit_hits);
     free(s->facts);
     free(s);
+}
+
+/* splitmix64's finaliser: candidate numbers to well-spread bits (see struct match_sampling). */
+static inline uint64_t sample_hash(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBull;
+    x ^= x >> 31;
+    return x;
 }
 
 static void mark_literal(void *ctx, const struct match_lit *lit) {
@@ -157,14 +205,22 @@ static void mark_literal(void *ctx, const struct match_lit *lit) {
 
 size_t match_scanner_scan(struct match_scanner *s, enum tok_kind kind, const char *p, size_t len,
                           match_hit_fn fn, void *ctx) {
+    return match_scanner_scan_sampled(s, kind, p, len, NULL, fn, ctx);
+}
+
+size_t match_scanner_scan_sampled(struct match_scanner *s, enum tok_kind kind, const char *p,
+                                  size_t len, struct match_sampling *smp, match_hit_fn fn,
+                                  void *ctx) {
     const struct match_pack *pk = s->p;
     if (AZ_UNLIKELY(++s->gen == 0)) { /* wrapped: old stamps could collide */
         memset(s->stamp, 0, pk->nsigs * sizeof(*s->stamp));
+        memset(s->lit_stamp, 0, pk->search.nlits * sizeof(*s->lit_stamp));
         s->gen = 1;
     }
     s->ncand = 0;
     s->kind_mask = 1u << kind;
-    match_searcher_run(&pk->search, (const uint8_t *)p, len, mark_literal, s);
+    match_searcher_run_once(&pk->search, (const uint8_t *)p, len, s->lit_stamp, s->gen,
+                            mark_literal, s);
     if (AZ_LIKELY(s->ncand == 0)) return 0;
 
     /* pack order: few candidates, insertion sort */
@@ -177,6 +233,11 @@ size_t match_scanner_scan(struct match_scanner *s, enum tok_kind kind, const cha
     size_t nhit = 0;
     for (size_t i = 0; i < s->ncand; i++) {
         const struct match_sig_priv *sig = pk->sigs[s->cand[i]];
+        if (smp) {
+            uint64_t c = smp->seen[s->cand[i]]++;
+            uint32_t every = smp->every[s->cand[i]];
+            if (every > 1 && (sample_hash(c) & (every - 1)) != 0) continue;
+        }
         int rc = run_regex(sig, p, len, s->md, s->mctx);
         if (rc == PCRE2_ERROR_NOMATCH) continue;
         if (rc < 0) {

@@ -49,6 +49,25 @@ static inline uint32_t key_hash(uint32_t folded, unsigned bits) {
     return (uint32_t)(((uint64_t)folded * KEY_MULT) >> (64 - bits));
 }
 
+/* 12-bit hash of 3 lowercased bytes, for the record-tail filter. */
+static inline uint32_t tail3_hash(uint8_t a, uint8_t b, uint8_t c) {
+    uint32_t v = (uint32_t)a | (uint32_t)b << 8 | (uint32_t)c << 16;
+    return (uint32_t)(((uint64_t)v * KEY_MULT) >> 52);
+}
+
+/* Set bits of x. The builtin only where it is one instruction (x86-64 without -mpopcnt would
+ * call libgcc's __popcountdi2 on every probe hit). */
+static inline unsigned popcount64(uint64_t x) {
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
+    return (unsigned)__builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (unsigned)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
 static int lit_cmp(const void *a, const void *b) {
     const struct match_lit *x = a, *y = b;
     size_t n = AZ_MIN(x->len, y->len);
@@ -81,6 +100,8 @@ static void build_keys(struct match_searcher *w) {
         }
         w->lits3 = az_xrealloc(w->lits3, (w->nlits3 + 1) * sizeof(*w->lits3));
         w->lits3[w->nlits3++] = (uint32_t)i;
+        uint32_t th = tail3_hash(l->s[0], l->s[1], l->s[2]);
+        w->tail3[th >> 6] |= (uint64_t)1 << (th & 63);
         for (unsigned c = 0; c < 256; c++) {
             uint8_t four[4] = {l->s[0], l->s[1], l->s[2], (uint8_t)c};
             if ((c | 0x20) != c) continue; /* folds onto c | 0x20, added on its own turn */
@@ -98,9 +119,18 @@ static void build_keys(struct match_searcher *w) {
         w->bitmap[h >> 6] |= (uint64_t)1 << (h & 63);
     }
     qsort(w->keys, w->nkeys, sizeof(*w->keys), key_cmp);
-    w->key_start = az_xcalloc(((size_t)1 << bits) + 1, sizeof(uint32_t));
-    for (size_t k = 0; k < w->nkeys; k++) w->key_start[w->keys[k].hash + 1]++;
-    for (size_t h = 0; h < ((size_t)1 << bits); h++) w->key_start[h + 1] += w->key_start[h];
+    size_t words = ((size_t)1 << bits) / 64;
+    w->rank = az_xcalloc(words, sizeof(uint32_t));
+    uint32_t total = 0;
+    for (size_t i = 0; i < words; i++) {
+        w->rank[i] = total;
+        total += (uint32_t)popcount64(w->bitmap[i]);
+    }
+    w->bucket = az_xcalloc((size_t)total + 1, sizeof(uint32_t));
+    size_t d = 0;
+    for (size_t k = 0; k < w->nkeys; k++)
+        if (k == 0 || w->keys[k].hash != w->keys[k - 1].hash) w->bucket[d++] = (uint32_t)k;
+    w->bucket[d] = (uint32_t)w->nkeys; /* d == total: one bucket per set bit */
 }
 
 void match_searcher_build(struct match_pack *p) {
@@ -141,6 +171,12 @@ void match_searcher_build(struct match_pack *p) {
         }
     }
     free(pairs);
+    for (size_t i = 0; i < w->nlits; i++) {
+        struct match_lit *l = &w->lits[i];
+        l->fold = az_xcalloc(l->len ? l->len : 1, 1);
+        for (uint32_t b = 0; b < l->len; b++)
+            l->fold[b] = (uint8_t)(l->s[b] >= 'a' && l->s[b] <= 'z' ? 0x20 : 0);
+    }
 
     build_keys(w);
 }
@@ -148,27 +184,56 @@ void match_searcher_build(struct match_pack *p) {
 void match_searcher_free(struct match_searcher *w) {
     free(w->bitmap);
     free(w->keys);
-    free(w->key_start);
+    free(w->rank);
+    free(w->bucket);
     free(w->lits3);
+    for (size_t i = 0; i < w->nlits; i++) free(w->lits[i].fold);
     free(w->lits);
     free(w->lit_sigs);
     memset(w, 0, sizeof(*w));
 }
 
-/* 1 when literal l occurs at p[0..room). */
+/*
+ * 1 when literal l occurs at p[0..room), ASCII case-insensitively, 8 bytes at a time: a text
+ * byte x equals the lowercase literal byte c case-insensitively iff (x | fold) == c, with fold
+ * 0x20 for a letter c (x is c or its uppercase) and 0 for any other byte (x must be c itself).
+ */
 static inline int lit_at(const struct match_lit *l, const uint8_t *p, size_t room) {
     if (l->len > room) return 0;
-    for (uint32_t k = 0; k < l->len; k++)
-        if (match_lower[p[k]] != l->s[k]) return 0;
+    uint32_t k = 0;
+    for (; k + 8 <= l->len; k += 8) {
+        uint64_t x, f, c;
+        memcpy(&x, p + k, 8);
+        memcpy(&f, l->fold + k, 8);
+        memcpy(&c, l->s + k, 8);
+        if ((x | f) != c) return 0;
+    }
+    for (; k < l->len; k++)
+        if ((uint8_t)(p[k] | l->fold[k]) != l->s[k]) return 0;
     return 1;
 }
 
+/* Per-run state: the callback, and the stamps that report each literal once per record. */
+struct run_ctx {
+    match_lit_fn fn;
+    void *ctx;
+    uint32_t *stamp; /* per literal, or NULL: report every occurrence */
+    uint32_t gen;
+};
+
 /* A probe hit at p[0..room) with hash h: report the literals of that hash that really occur. */
 static void verify(const struct match_searcher *w, uint32_t h, const uint8_t *p, size_t room,
-                   match_lit_fn fn, void *ctx) {
-    for (uint32_t k = w->key_start[h]; k < w->key_start[h + 1]; k++) {
-        const struct match_lit *l = &w->lits[w->keys[k].lit];
-        if (lit_at(l, p, room)) fn(ctx, l);
+                   const struct run_ctx *rc) {
+    uint32_t word = h >> 6;
+    uint32_t d = w->rank[word] +
+                 popcount64(w->bitmap[word] & (((uint64_t)1 << (h & 63)) - 1));
+    for (uint32_t k = w->bucket[d]; k < w->bucket[d + 1]; k++) {
+        uint32_t li = w->keys[k].lit;
+        if (rc->stamp && rc->stamp[li] == rc->gen) continue; /* already reported */
+        const struct match_lit *l = &w->lits[li];
+        if (!lit_at(l, p, room)) continue;
+        if (rc->stamp) rc->stamp[li] = rc->gen;
+        rc->fn(rc->ctx, l);
     }
 }
 
@@ -180,33 +245,52 @@ static inline uint64_t probe_bit(const struct match_searcher *w, uint32_t h) {
     return (w->bitmap[h >> 6] >> (h & 63)) & 1;
 }
 
-void match_searcher_run(const struct match_searcher *w, const uint8_t *p, size_t len,
-                        match_lit_fn fn, void *ctx) {
+static void run(const struct match_searcher *w, const uint8_t *p, size_t len,
+                const struct run_ctx *rc) {
     if (w->bits == 0 || len < 3) return;
     if (len >= 4) {
         const size_t end = len - 3; /* positions with 4 bytes ahead */
         size_t pos = 0;
-        /* four independent probes per step: one branch, no dependency between them */
+        /* four independent probes per step: one branch, no dependency between them; the rare
+         * step with a set bit hashes again rather than keep the hashes live (they would spill) */
         for (; pos + 4 <= end; pos += 4) {
-            uint32_t h[4];
-            h[0] = probe_hash(w, p + pos);
-            h[1] = probe_hash(w, p + pos + 1);
-            h[2] = probe_hash(w, p + pos + 2);
-            h[3] = probe_hash(w, p + pos + 3);
-            uint64_t any = probe_bit(w, h[0]) | probe_bit(w, h[1]) | probe_bit(w, h[2]) |
-                           probe_bit(w, h[3]);
+            uint64_t any = probe_bit(w, probe_hash(w, p + pos)) |
+                           probe_bit(w, probe_hash(w, p + pos + 1)) |
+                           probe_bit(w, probe_hash(w, p + pos + 2)) |
+                           probe_bit(w, probe_hash(w, p + pos + 3));
             if (AZ_LIKELY(!any)) continue;
-            for (size_t k = 0; k < 4; k++)
-                if (probe_bit(w, h[k])) verify(w, h[k], p + pos + k, len - pos - k, fn, ctx);
+            for (size_t k = 0; k < 4; k++) {
+                uint32_t h = probe_hash(w, p + pos + k);
+                if (probe_bit(w, h)) verify(w, h, p + pos + k, len - pos - k, rc);
+            }
         }
         for (; pos < end; pos++) {
             uint32_t h = probe_hash(w, p + pos);
-            if (probe_bit(w, h)) verify(w, h, p + pos, len - pos, fn, ctx);
+            if (probe_bit(w, h)) verify(w, h, p + pos, len - pos, rc);
         }
     }
     /* a 3-byte literal ending the record has no 4th byte to probe with */
+    const uint8_t *t3 = p + len - 3;
+    uint32_t th = tail3_hash(match_lower[t3[0]], match_lower[t3[1]], match_lower[t3[2]]);
+    if (AZ_LIKELY(!((w->tail3[th >> 6] >> (th & 63)) & 1))) return;
     for (size_t k = 0; k < w->nlits3; k++) {
-        const struct match_lit *l = &w->lits[w->lits3[k]];
-        if (lit_at(l, p + len - 3, 3)) fn(ctx, l);
+        uint32_t li = w->lits3[k];
+        if (rc->stamp && rc->stamp[li] == rc->gen) continue;
+        const struct match_lit *l = &w->lits[li];
+        if (!lit_at(l, p + len - 3, 3)) continue;
+        if (rc->stamp) rc->stamp[li] = rc->gen;
+        rc->fn(rc->ctx, l);
     }
+}
+
+void match_searcher_run(const struct match_searcher *w, const uint8_t *p, size_t len,
+                        match_lit_fn fn, void *ctx) {
+    struct run_ctx rc = {fn, ctx, NULL, 0};
+    run(w, p, len, &rc);
+}
+
+void match_searcher_run_once(const struct match_searcher *w, const uint8_t *p, size_t len,
+                             uint32_t *stamp, uint32_t gen, match_lit_fn fn, void *ctx) {
+    struct run_ctx rc = {fn, ctx, stamp, gen};
+    run(w, p, len, &rc);
 }

@@ -647,9 +647,12 @@ size_t tok_parse_lane(enum tok_kind kind, const char *p, size_t len, char *out, 
                 /* A "[rank1]" somewhere in the head of the record (logging formats). */
                 size_t lim = AZ_MIN(len, (size_t)160);
                 dn = 0;
-                for (size_t k = i; k + 6 < lim && !dn; k++)
-                    if (p[k] == '[' && (p[k + 1] == 'r' || p[k + 1] == 'R'))
-                        (void)rank_tag_at(p, len, k, &ds, &dn);
+                for (size_t k = i; k + 6 < lim && !dn; k++) {
+                    const char *br = memchr(p + k, '[', lim - 6 - k); /* most records have few */
+                    if (!br) break;
+                    k = (size_t)(br - p);
+                    if (p[k + 1] == 'r' || p[k + 1] == 'R') (void)rank_tag_at(p, len, k, &ds, &dn);
+                }
             }
         }
     }
