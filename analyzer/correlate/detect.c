@@ -1070,8 +1070,8 @@ static void detect_g1(struct corr_state *st)
     if (!r) r = find_fact(st, NULL, "torch_version");
     if (ct && !strncmp(ct, "12", 2) && ((cd && !strncmp(cd, "13", 2)) || st->ctx.is_gb10 == 1)) {
         corr_claim_add(st, "G1", 0.55, 1, r, az_xstrdup("torch built for CUDA 12"),
-                       az_xasprintf("torch is built for CUDA %s on a %s%s.", ct,
-                                    cd && *cd ? "CUDA " : "GB10", cd && *cd ? cd : ""),
+                       cd && *cd ? az_xasprintf("torch is built for CUDA %s on a CUDA %s driver.", ct, cd)
+                                 : az_xasprintf("torch is built for CUDA %s on a GB10 (CUDA 13).", ct),
                        NULL);
         if (entry_hit(st, "C.segfault"))
             corr_claim_add(st, "G1", 0.2, 1, entry_earliest(st, "C.segfault"),

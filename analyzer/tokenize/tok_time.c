@@ -596,12 +596,16 @@ static int nccl_prefix(const char *p, size_t len, size_t i, size_t *hs, size_t *
 
 /*
  * After a syslog-style stamp: "spark-01 kernel: ..." or "spark-01 python3[123]: ...". The host
- * counts only when the next word is a tag ending in ':', so "10:12:55 - INFO - x" gives none.
+ * counts only when the next word is a tag ending in ':', so "10:12:55 - INFO - x" gives none, and
+ * only one space after the stamp, as syslog and journalctl write it: a python logging line
+ * "2026-01-13T10:02:56,000   Attempting uninstall: triton" names no host.
  * *after is the offset past the tag.
  */
 static int syslog_host(const char *p, size_t len, size_t i, size_t *hs, size_t *hn, size_t *after)
 {
-    while (i < len && p[i] == ' ') i++;
+    if (i + 1 >= len || p[i] != ' ' || p[i + 1] == ' ') return 0;
+    if (i >= 4 && p[i - 4] == ',') return 0; /* python logging's ",mmm" millis: not syslog */
+    i++;
     size_t j = i, lim = AZ_MIN(len, i + 64);
     while (j < lim && is_host_char((unsigned char)p[j])) j++;
     if (j == i || !is_alnum((unsigned char)p[i]) || j >= lim || p[j] != ' ') return 0;

@@ -449,6 +449,16 @@ Test(tokenize, lane_syslog_host)
                      "spark-01");
 }
 
+Test(tokenize, lane_no_host_after_a_python_logging_stamp)
+{
+    /* near miss of the syslog host: a pip line under python logging's ISO stamp with ",mmm"
+     * millis and padding ("%(asctime)s   %(message)s") names no host, though a word and a ':'
+     * follow the stamp */
+    cr_assert_str_eq(lane(TOK_KIND_PIP, "2026-01-13T10:02:56,000   Attempting uninstall: triton"),
+                     "");
+    cr_assert_str_eq(lane(TOK_KIND_TEXT, "Nov 29 10:12:55  Attempting uninstall: triton"), "");
+}
+
 Test(tokenize, lane_syslog_host_and_rank)
 {
     cr_assert_str_eq(lane(TOK_KIND_TEXT, "Nov 29 10:12:55 spark-02 python3[4242]: [rank1]: "
