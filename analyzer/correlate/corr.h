@@ -70,6 +70,8 @@ struct corr_event {
     char *lane;
     char *label;                     /* short description: "training starts, 7,940 tok/s" */
     const char *entry_id;            /* the finding it supports, or NULL (borrowed from the pack) */
+    int background;                  /* 1: a fact about the run (hardware, versions, settings) or a
+                                        weak hint of nothing found; compact views show it last */
 };
 
 struct corr_point {

@@ -201,6 +201,7 @@ static void ev_add(struct ev_list *l, int prio, size_t file, uint64_t line, stru
     c->ev.lane = az_xstrdup(lane ? lane : "");
     c->ev.label = label;
     c->ev.entry_id = entry_id;
+    c->ev.background = prio >= 4 || (prio == 2 && !entry_id);
 }
 
 static int ev_time_cmp(const struct corr_state *st, const struct corr_event *a, const struct corr_event *b)

@@ -285,7 +285,7 @@ size_t rpt_pick_events(const struct rpt *c, size_t *idx)
 {
     const struct corr_result *r = c->r;
     size_t n = 0;
-    if (c->o->verbose || r->nevents <= RPT_TOP_EVENTS) {
+    if (c->o->verbose) {
         for (size_t i = 0; i < r->nevents; i++) idx[n++] = i;
         return n;
     }
@@ -300,8 +300,10 @@ size_t rpt_pick_events(const struct rpt *c, size_t *idx)
             take[i] = 1;
             budget--;
         }
+    /* then the run's own story (inputs starting and ending, errors); background facts (GPU name,
+     * versions, hints of nothing found) only in the full timeline */
     for (size_t i = 1; i + 1 < r->nevents && budget; i++)
-        if (!take[i]) {
+        if (!take[i] && !r->timeline[i].background) {
             take[i] = 1;
             budget--;
         }

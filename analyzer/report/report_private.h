@@ -81,9 +81,9 @@ const char *rpt_entry_fix(const struct match_entry *e);
 
 /* 1 when warning i only repeats a skipped entry ("path: reason"), which is shown already. */
 int rpt_warning_is_skip(const struct corr_result *r, size_t i);
-/* Index of events for the compact timeline: all when verbose or few, else those that support a
- * finding, plus the first and last, at most RPT_TOP_EVENTS. Returns the count; idx must hold
- * r->nevents entries. */
+/* Index of events for the compact timeline: all when verbose, else the first and last, those that
+ * support a finding, then the run's own events (inputs starting and ending, errors), never
+ * background facts, at most RPT_TOP_EVENTS. Returns the count; idx must hold r->nevents entries. */
 size_t rpt_pick_events(const struct rpt *c, size_t *idx);
 
 void rpt_write_text(struct rpt *c);

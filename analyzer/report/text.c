@@ -313,8 +313,8 @@ static void put_timeline(struct text *t)
         az_buf_putc(t->out, '\n');
     }
     if (n < r->nevents)
-        az_buf_printf(t->out, "    \xe2\x80\xa6 %zu more events (--verbose shows all)\n",
-                      r->nevents - n);
+        az_buf_printf(t->out, "    \xe2\x80\xa6 %zu more event%s (--verbose shows all)\n",
+                      r->nevents - n, r->nevents - n == 1 ? "" : "s");
     az_buf_free(&where);
     free(idx);
 }

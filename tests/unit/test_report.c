@@ -304,6 +304,23 @@ Test(report, text_compact_timeline_caps_events_and_verbose_shows_all)
     free(t);
 }
 
+Test(report, text_compact_timeline_leaves_background_facts_to_verbose)
+{
+    struct corr_result r;
+    build_g4(&r);
+    timeline[1].background = 1; /* e.g. "CTX.gpu GPU is a GB10": true, but not the story */
+    struct report_options compact = opts(0, 0, 0), verbose = opts(0, 0, 1);
+    const char *label = timeline[1].label;
+    char *t = render(REPORT_TEXT, &r, &compact);
+    cr_assert_null(strstr(t, label), "%s", t);
+    cr_assert_not_null(strstr(t, "1 more event (--verbose"), "%s", t);
+    free(t);
+    t = render(REPORT_TEXT, &r, &verbose);
+    cr_assert_not_null(strstr(t, label));
+    free(t);
+    timeline[1].background = 0;
+}
+
 Test(report, text_stacks_evidence_when_paths_leave_no_room_and_keeps_file_names)
 {
     struct corr_result r;
