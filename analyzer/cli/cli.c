@@ -534,6 +534,11 @@ char *cli_pack_dir(const char *patterns_opt, const char *env_patterns, const cha
                 az_xasprintf("%.*s/patterns", (int)(slash - exe_path), exe_path);
             if (is_dir(beside)) return beside;
             free(beside);
+            /* an installed copy moved as a whole (PREFIX/bin/gotcha, PREFIX/share/gotcha) */
+            char *shared = az_xasprintf("%.*s/../share/gotcha/patterns", (int)(slash - exe_path),
+                                        exe_path);
+            if (is_dir(shared)) return shared;
+            free(shared);
         }
     }
     return az_xstrdup(GOTCHA_DATADIR "/patterns");

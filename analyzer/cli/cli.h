@@ -97,7 +97,8 @@ int cli_scan_exit_code(int named_path_failed, int has_verdict, int write_failed)
 /**
  * cli_pack_dir() : the pattern pack directory: --patterns, else $GOTCHA_PATTERNS (env_patterns,
  * when not empty), else "patterns" beside the executable exe_path when that is a directory, else
- * GOTCHA_DATADIR "/patterns". Caller frees.
+ * "../share/gotcha/patterns" from the executable's directory (an installed tree, wherever it was
+ * installed or moved), else GOTCHA_DATADIR "/patterns". Caller frees.
  */
 char *cli_pack_dir(const char *patterns_opt, const char *env_patterns, const char *exe_path);
 
