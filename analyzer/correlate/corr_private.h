@@ -333,4 +333,7 @@ void corr_evidence_from_rec(const struct corr_state *st, const struct corr_rec *
                             struct corr_evidence *ev);
 const char *corr_file_path(const struct corr_state *st, size_t file);
 
+/* 1 when needle (lowercase ASCII, n bytes) stands at p[at..] case-insensitively (scan.c). */
+int corr_lower_at(const char *p, size_t len, size_t at, const char *needle, size_t n);
+
 #endif /* CORR_PRIVATE_H */

@@ -200,8 +200,7 @@ static int may_name_host(const char *p, size_t len, size_t tend, int timed)
     return j > i && ascii_alnum((unsigned char)p[i]) && j < lim && p[j] == ' ';
 }
 
-/* needle (lowercase) at p[at..] ASCII case-insensitively. */
-static int lower_at(const char *p, size_t len, size_t at, const char *needle, size_t n)
+int corr_lower_at(const char *p, size_t len, size_t at, const char *needle, size_t n)
 {
     if (at > len || len - at < n) return 0;
     for (size_t k = 0; k < n; k++) {
@@ -221,9 +220,9 @@ static int is_boot_marker(enum tok_kind kind, const char *p, size_t len)
     if (kind != TOK_KIND_KERNEL) return 0;
     /* "] Linux version" or "kernel: Linux version ": look only where an 'L'/'l' starts one */
     for (size_t k = 2; k + 13 <= len; k++) {
-        if ((p[k] | 0x20) != 'l' || !lower_at(p, len, k, "linux version", 13)) continue;
-        if (lower_at(p, len, k - 2, "] ", 2)) return 1;
-        if (k >= 8 && lower_at(p, len, k - 8, "kernel: ", 8) && lower_at(p, len, k + 13, " ", 1))
+        if ((p[k] | 0x20) != 'l' || !corr_lower_at(p, len, k, "linux version", 13)) continue;
+        if (corr_lower_at(p, len, k - 2, "] ", 2)) return 1;
+        if (k >= 8 && corr_lower_at(p, len, k - 8, "kernel: ", 8) && corr_lower_at(p, len, k + 13, " ", 1))
             return 1;
     }
     return 0;

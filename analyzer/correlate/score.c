@@ -178,14 +178,14 @@ static const struct {
     double min_cause;
 } causal[] = {{"G9", "G1", 0.2}, {"G9", "G2", 0.2}, {"G9", "G7", 0.2}, {"G6", "G3", 0.4}};
 
-struct ferr1_ctx {
+struct ferr_ctx {
     const struct corr_state *st;
     const struct corr_rec *best;
 };
 
-static void ferr1_visit(void *vctx, const struct corr_rec *r)
+static void ferr_visit(void *vctx, const struct corr_rec *r)
 {
-    struct ferr1_ctx *f = vctx;
+    struct ferr_ctx *f = vctx;
     if (!corr_rec_is_error(r)) return;
     if (!f->best || corr_rec_cmp(f->st, r, f->best) < 0) f->best = r;
 }
@@ -193,11 +193,11 @@ static void ferr1_visit(void *vctx, const struct corr_rec *r)
 /* The earliest error line among an entry's own signature hits, or NULL. */
 static const struct corr_rec *entry_first_error(const struct corr_state *st, const struct match_entry *e)
 {
-    struct ferr1_ctx f = {st, NULL};
+    struct ferr_ctx f = {st, NULL};
     for (size_t i = 0; i < e->nsigs; i++) {
         size_t s = e->sigs[i]->index;
         if (s < st->nsigs && st->sigs[s] && e->sigs[i]->strength != MATCH_CONTEXT)
-            corr_sig_each(st, s, ferr1_visit, &f);
+            corr_sig_each(st, s, ferr_visit, &f);
     }
     return f.best;
 }
@@ -238,18 +238,6 @@ static void order_causes(const struct corr_state *st, struct cand *v, size_t n)
             v[to] = t;
         }
     }
-}
-
-struct ferr_ctx {
-    const struct corr_state *st;
-    const struct corr_rec *best;
-};
-
-static void ferr_visit(void *vctx, const struct corr_rec *r)
-{
-    struct ferr_ctx *f = vctx;
-    if (!corr_rec_is_error(r)) return;
-    if (!f->best || corr_rec_cmp(f->st, r, f->best) < 0) f->best = r;
 }
 
 /* The earliest error record matched by a signature of the family (-1: gotcha or common) at

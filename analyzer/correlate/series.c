@@ -105,6 +105,18 @@ static int find_builder(const struct corr_state *st, size_t file, const char *la
     return -1;
 }
 
+/* Keep the samples accumulated so far as one point (their average). */
+static void builder_flush(struct corr_sbuild *b)
+{
+    az_grow((void **)&b->pts, &b->cap, b->n + 1, sizeof *b->pts);
+    b->pts[b->n].t = b->acc_t / (double)b->acc_k;
+    b->pts[b->n].v = b->acc_v / (double)b->acc_k;
+    b->pts[b->n].line = b->acc_line;
+    b->n++;
+    b->acc_n = b->acc_k = 0;
+    b->acc_t = b->acc_v = 0;
+}
+
 /* One sample standing for w raw points (w > 1 when the scan sampled a signature: see
  * corr_sampling_every()); the kept point averages the samples, the stride counts raw points. */
 static void builder_push(struct corr_sbuild *b, double t, double v, uint64_t line, size_t w)
@@ -125,13 +137,7 @@ static void builder_push(struct corr_sbuild *b, double t, double v, uint64_t lin
         b->n /= 2;
         b->stride *= 2;
     }
-    az_grow((void **)&b->pts, &b->cap, b->n + 1, sizeof *b->pts);
-    b->pts[b->n].t = b->acc_t / (double)b->acc_k;
-    b->pts[b->n].v = b->acc_v / (double)b->acc_k;
-    b->pts[b->n].line = b->acc_line;
-    b->n++;
-    b->acc_n = b->acc_k = 0;
-    b->acc_t = b->acc_v = 0;
+    builder_flush(b);
 }
 
 static int new_builder(struct corr_state *st, size_t file, const char *lane, const char *name,
@@ -254,16 +260,6 @@ static int csv_metric(const char *p, size_t len)
     return CORR_M_NONE;
 }
 
-/* 1 when p[0..len) holds word (lowercase) ASCII case-insensitively at offset at. */
-static int word_at(const char *p, size_t len, size_t at, const char *word, size_t wl)
-{
-    if (at > len || len - at < wl) return 0;
-    for (size_t k = 0; k < wl; k++) {
-        unsigned char c = (unsigned char)p[at + k];
-        if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != (unsigned char)word[k]) return 0;
-    }
-    return 1;
-}
 
 /* "power.draw" or "temperature.gpu" anywhere in the record. Runs on every record of most kinds,
  * so it only looks around the '.' bytes (memchr) instead of trying every offset. */
@@ -272,8 +268,8 @@ static int has_smi_column_name(const char *p, size_t len)
     const char *q = p, *end = p + len;
     while ((q = memchr(q, '.', (size_t)(end - q))) != NULL) {
         size_t k = (size_t)(q - p);
-        if (k >= 5 && word_at(p, len, k - 5, "power.draw", 10)) return 1;
-        if (k >= 11 && word_at(p, len, k - 11, "temperature.gpu", 15)) return 1;
+        if (k >= 5 && corr_lower_at(p, len, k - 5, "power.draw", 10)) return 1;
+        if (k >= 11 && corr_lower_at(p, len, k - 11, "temperature.gpu", 15)) return 1;
         q++;
     }
     return 0;
@@ -283,7 +279,7 @@ static int csv_is_header(const char *p, size_t len)
 {
     size_t i = 0;
     while (i < len && (p[i] == ' ' || p[i] == '#')) i++;
-    if (word_at(p, len, i, "timestamp", 9)) return 1;
+    if (corr_lower_at(p, len, i, "timestamp", 9)) return 1;
     if (i < len && isdigit((unsigned char)p[i])) return 0;
     return has_smi_column_name(p, len);
 }
@@ -750,14 +746,7 @@ void corr_series_finish(struct corr_state *st)
 {
     for (size_t s = 0; s < st->nseries; s++) {
         struct corr_sbuild *b = &st->series[s];
-        if (b->acc_k) {
-            az_grow((void **)&b->pts, &b->cap, b->n + 1, sizeof *b->pts);
-            b->pts[b->n].t = b->acc_t / (double)b->acc_k;
-            b->pts[b->n].v = b->acc_v / (double)b->acc_k;
-            b->pts[b->n].line = b->acc_line;
-            b->n++;
-            b->acc_n = b->acc_k = 0;
-        }
+        if (b->acc_k) builder_flush(b);
         double origin = b->n ? b->pts[0].t : 0;
         for (size_t i = 0; i < b->n; i++) {
             if (b->tkind == AZ_TIME_NONE) {
