@@ -85,8 +85,8 @@ static char *path_join(const char *dir, const char *name)
  * content is still recognised by magic bytes when it is read. */
 static int is_bundle_name(const char *name)
 {
-    static const char *const ext[] = {".tar", ".tar.gz", ".tgz", ".tar.zst", ".tzst", ".tar.xz",
-                                      ".txz", ".tar.bz2", ".tbz2", ".tar.lz4", ".zip", ".7z"};
+    static const char *const ext[] = {".tar", ".tar.gz",  ".tgz",  ".tar.zst", ".tzst", ".tar.xz",
+                                      ".txz", ".tar.bz2", ".tbz2", ".tar.lz4", ".zip",  ".7z"};
     size_t n = strlen(name);
     for (size_t i = 0; i < AZ_ARRAY_LEN(ext); i++) {
         size_t e = strlen(ext[i]);
@@ -156,7 +156,8 @@ static void discover_auto(const char *dir, unsigned depth, struct strvec *runs, 
         strvec_push(runs, az_xstrdup(dir));
     } else {
         for (size_t i = 0; i < l.files.n; i++) strvec_push(runs, az_xstrdup(l.files.v[i]));
-        for (size_t i = 0; i < l.dirs.n; i++) discover_auto(l.dirs.v[i], depth + 1, runs, err, quiet);
+        for (size_t i = 0; i < l.dirs.n; i++)
+            discover_auto(l.dirs.v[i], depth + 1, runs, err, quiet);
     }
     listing_free(&l);
 }
@@ -187,7 +188,8 @@ static int read_list(const char *path, int nul, struct strvec *runs, FILE *err)
     size_t cap = 0;
     ssize_t n;
     while ((n = getdelim(&line, &cap, nul ? '\0' : '\n', f)) > 0) {
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\0' || (!nul && line[n - 1] == '\r')))
+        while (n > 0 &&
+               (line[n - 1] == '\n' || line[n - 1] == '\0' || (!nul && line[n - 1] == '\r')))
             line[--n] = '\0';
         if (n > 0) strvec_push(runs, az_xstrndup(line, (size_t)n));
     }
@@ -360,9 +362,9 @@ static const struct cache_entry *cache_find(const struct cache *c, const char *r
 /* ---- the worker pool ---- */
 
 struct run_slot {
-    uint64_t inputs;   /* inputs hash */
-    char *row_json;    /* the output row */
-    int unreadable;    /* 1 when the run could not be read */
+    uint64_t inputs; /* inputs hash */
+    char *row_json;  /* the output row */
+    int unreadable;  /* 1 when the run could not be read */
     int from_cache;
 };
 
@@ -448,7 +450,7 @@ static void show_progress(FILE *err, size_t done, size_t total, double elapsed_m
 /* ---- summary ---- */
 
 struct tally {
-    const char *key;  /* borrowed from a row */
+    const char *key; /* borrowed from a row */
     const char *text;
     const char *id;
     size_t count;

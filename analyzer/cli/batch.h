@@ -1,8 +1,9 @@
 /*
- * cli/batch.h - `gotcha batch`: find the runs under some roots (or take a list of them), analyse each
- * run independently with corr_analyze() on a pool of threads, and print one gotcha.batch/1 row per
- * run (NDJSON or CSV), in run-path order, identical for any thread count; optionally a summary, and a
- * cache that makes a re-scan analyse only new or changed runs. docs/batch.md has the user's view.
+ * cli/batch.h - `gotcha batch`: find the runs under some roots (or take a list of them), analyse
+ * each run independently with corr_analyze() on a pool of threads, and print one gotcha.batch/1 row
+ * per run (NDJSON or CSV), in run-path order, identical for any thread count; optionally a summary,
+ * and a cache that makes a re-scan analyse only new or changed runs. docs/batch.md has the user's
+ * view.
  *
  * Threads share the pack (read-only); each worker has its own scanner and correlator state.
  */
@@ -16,18 +17,18 @@
 #include "correlate/corr.h"
 
 struct batch_options {
-    const char *const *roots;    /* ROOT... (borrowed) */
+    const char *const *roots; /* ROOT... (borrowed) */
     size_t nroots;
-    const char *files_from;      /* --files-from FILE ("-" = stdin), or NULL */
-    int nul_separated;           /* -0/--null: the list is NUL-separated */
-    int run_depth;               /* --run-depth N; -1 = automatic */
-    unsigned jobs;               /* -j N; 0 = online cores */
-    int csv;                     /* --format csv (default ndjson) */
-    int summary;                 /* --summary: summary table on stderr */
-    int summary_only;            /* --summary-only: the summary is the only output, on stdout */
-    const char *cache_path;      /* --cache FILE, or NULL */
-    int progress;                /* 1: progress on stderr (cli sets it when stderr is a TTY) */
-    int quiet;                   /* -q: no warnings on stderr */
+    const char *files_from;        /* --files-from FILE ("-" = stdin), or NULL */
+    int nul_separated;             /* -0/--null: the list is NUL-separated */
+    int run_depth;                 /* --run-depth N; -1 = automatic */
+    unsigned jobs;                 /* -j N; 0 = online cores */
+    int csv;                       /* --format csv (default ndjson) */
+    int summary;                   /* --summary: summary table on stderr */
+    int summary_only;              /* --summary-only: the summary is the only output, on stdout */
+    const char *cache_path;        /* --cache FILE, or NULL */
+    int progress;                  /* 1: progress on stderr (cli sets it when stderr is a TTY) */
+    int quiet;                     /* -q: no warnings on stderr */
     const struct corr_config *cfg; /* borrowed; cfg->pack is shared by the workers */
 };
 

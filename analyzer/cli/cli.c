@@ -74,20 +74,16 @@ static const struct {
     const char *name;
     enum cli_command cmd;
 } commands[] = {
-    {"scan", CLI_CMD_SCAN},
-    {"list", CLI_CMD_LIST},
-    {"explain", CLI_CMD_EXPLAIN},
-    {"patterns", CLI_CMD_PATTERNS},
-    {"batch", CLI_CMD_BATCH},
+    {"scan", CLI_CMD_SCAN},         {"list", CLI_CMD_LIST},   {"explain", CLI_CMD_EXPLAIN},
+    {"patterns", CLI_CMD_PATTERNS}, {"batch", CLI_CMD_BATCH},
 };
 
 /* ---- help texts (docs/gotcha.1 and docs/gotcha.bash-completion follow them) ---- */
 
-static const char usage_short[] =
-    "Usage: gotcha [scan] [OPTION]... PATH...\n"
-    "       gotcha batch [OPTION]... ROOT...\n"
-    "       gotcha list | explain ID | patterns [--check] [DIR]\n"
-    "Try 'gotcha --help' for more information.\n";
+static const char usage_short[] = "Usage: gotcha [scan] [OPTION]... PATH...\n"
+                                  "       gotcha batch [OPTION]... ROOT...\n"
+                                  "       gotcha list | explain ID | patterns [--check] [DIR]\n"
+                                  "Try 'gotcha --help' for more information.\n";
 
 static const char help_head[] =
     "Usage: gotcha [scan] [OPTION]... PATH...\n"
@@ -249,14 +245,15 @@ static int parse_formats(const char *list, struct cli_options *o, FILE *err)
         char name[32];
         if (n == 0) return bad_usage(err, "empty format name in '%s'", list);
         if (n >= sizeof name)
-            return bad_usage(err, "unknown format '%.*s' (expected text, json, md, html, "
-                                  "preflight)", (int)AZ_MIN(n, (size_t)64), p);
+            return bad_usage(err,
+                             "unknown format '%.*s' (expected text, json, md, html, "
+                             "preflight)",
+                             (int)AZ_MIN(n, (size_t)64), p);
         memcpy(name, p, n);
         name[n] = '\0';
         int f = report_format_from_name(name);
         if (f < 0)
-            return bad_usage(err,
-                             "unknown format '%s' (expected text, json, md, html, preflight)",
+            return bad_usage(err, "unknown format '%s' (expected text, json, md, html, preflight)",
                              name);
         int dup = 0;
         for (size_t i = 0; i < o->nformats; i++) dup |= o->formats[i] == (enum report_format)f;
@@ -397,10 +394,14 @@ static int validate(struct cli_options *o, FILE *err)
         if (commands[i].cmd == o->command) cmd_name = commands[i].name;
     if (o->command == CLI_CMD_BATCH) {
         const char *opt = NULL;
-        if (o->output) opt = "--output";
-        else if (o->redact >= 0) opt = o->redact ? "--redact" : "--no-redact";
-        else if (o->color != CLI_COLOR_AUTO) opt = "--color";
-        else if (o->stage_ingest) opt = "--stage";
+        if (o->output)
+            opt = "--output";
+        else if (o->redact >= 0)
+            opt = o->redact ? "--redact" : "--no-redact";
+        else if (o->color != CLI_COLOR_AUTO)
+            opt = "--color";
+        else if (o->stage_ingest)
+            opt = "--stage";
         if (opt) return bad_usage(err, "option '%s' does not apply to 'batch'", opt);
         if (o->nargs == 0 && !o->files_from)
             return bad_usage(err, "'batch' needs a ROOT or --files-from FILE");
@@ -419,10 +420,12 @@ static int validate(struct cli_options *o, FILE *err)
         break;
     case CLI_CMD_EXPLAIN:
         if (o->nargs == 0) return bad_usage(err, "'explain' needs an entry ID, e.g. G3");
-        if (o->nargs > 1) return bad_usage(err, "'explain' takes one ID ('%s' is extra)", o->args[1]);
+        if (o->nargs > 1)
+            return bad_usage(err, "'explain' takes one ID ('%s' is extra)", o->args[1]);
         break;
     case CLI_CMD_PATTERNS:
-        if (o->nargs > 1) return bad_usage(err, "'patterns' takes one DIR ('%s' is extra)", o->args[1]);
+        if (o->nargs > 1)
+            return bad_usage(err, "'patterns' takes one DIR ('%s' is extra)", o->args[1]);
         break;
     case CLI_CMD_SCAN:
         if (o->nformats == 0) o->formats[o->nformats++] = REPORT_TEXT;
@@ -530,13 +533,12 @@ char *cli_pack_dir(const char *patterns_opt, const char *env_patterns, const cha
     if (exe_path && *exe_path) {
         const char *slash = strrchr(exe_path, '/');
         if (slash) {
-            char *beside =
-                az_xasprintf("%.*s/patterns", (int)(slash - exe_path), exe_path);
+            char *beside = az_xasprintf("%.*s/patterns", (int)(slash - exe_path), exe_path);
             if (is_dir(beside)) return beside;
             free(beside);
             /* an installed copy moved as a whole (PREFIX/bin/gotcha, PREFIX/share/gotcha) */
-            char *shared = az_xasprintf("%.*s/../share/gotcha/patterns", (int)(slash - exe_path),
-                                        exe_path);
+            char *shared =
+                az_xasprintf("%.*s/../share/gotcha/patterns", (int)(slash - exe_path), exe_path);
             if (is_dir(shared)) return shared;
             free(shared);
         }

@@ -22,47 +22,47 @@
 enum { CLI_EXIT_CLEAN = 0, CLI_EXIT_FINDINGS = 1, CLI_EXIT_ERROR = 2 };
 
 enum cli_command {
-    CLI_CMD_NONE = 0,  /* no arguments at all: short usage */
-    CLI_CMD_SCAN,      /* "scan", or the PATH... shorthand */
-    CLI_CMD_LIST,      /* "list" */
-    CLI_CMD_EXPLAIN,   /* "explain ID" */
-    CLI_CMD_PATTERNS,  /* "patterns [--check] [DIR]" */
-    CLI_CMD_BATCH,     /* "batch ROOT..." */
+    CLI_CMD_NONE = 0, /* no arguments at all: short usage */
+    CLI_CMD_SCAN,     /* "scan", or the PATH... shorthand */
+    CLI_CMD_LIST,     /* "list" */
+    CLI_CMD_EXPLAIN,  /* "explain ID" */
+    CLI_CMD_PATTERNS, /* "patterns [--check] [DIR]" */
+    CLI_CMD_BATCH,    /* "batch ROOT..." */
 };
 
 enum cli_color { CLI_COLOR_AUTO = 0, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
 
 struct cli_options {
-    enum cli_command command;      /* the command word; CLI_CMD_SCAN for the shorthand */
-    int explicit_command;          /* 1 when argv[1] named the command */
-    int help;                      /* -h/--help */
-    int version;                   /* --version */
-    size_t nformats;               /* -f/--format: how many, in the order given */
+    enum cli_command command; /* the command word; CLI_CMD_SCAN for the shorthand */
+    int explicit_command;     /* 1 when argv[1] named the command */
+    int help;                 /* -h/--help */
+    int version;              /* --version */
+    size_t nformats;          /* -f/--format: how many, in the order given */
     enum report_format formats[REPORT_FORMAT_COUNT]; /* -f/--format LIST, no duplicates */
-    const char *output;            /* -o/--output FILE (a base name with several formats) */
-    int redact;                    /* --redact 1, --no-redact 0, -1 = per format (md, html on) */
-    enum cli_color color;          /* --color auto|always|never */
-    const char *patterns_dir;      /* --patterns DIR, or NULL */
-    const char **extra_patterns;   /* --extra-patterns DIR, repeatable (array owned) */
-    size_t nextra;                 /* number of --extra-patterns */
-    uint64_t max_line;             /* --max-line SIZE, 0 = default */
-    uint64_t max_expand;           /* --max-expand SIZE, 0 = default */
-    uint64_t expand_ratio;         /* --expand-ratio N, 0 = default */
-    double threshold;              /* --threshold X, negative = default */
-    int verbose;                   /* -v/--verbose */
-    int quiet;                     /* -q/--quiet */
-    int check;                     /* patterns --check */
-    int stage_ingest;              /* --stage=ingest (hidden, benchmarks) */
-    unsigned jobs;                 /* batch -j/--jobs N, 0 = online cores */
-    const char *files_from;        /* batch --files-from FILE ("-" = stdin) */
-    int nul_separated;             /* batch -0/--null */
-    int run_depth;                 /* batch --run-depth N, -1 = automatic */
-    const char *cache;             /* batch --cache FILE */
-    int summary;                   /* batch --summary */
-    int summary_only;              /* batch --summary-only */
-    int batch_csv;                 /* batch -f/--format csv (default ndjson) */
-    const char **args;             /* operands: PATH..., ID, DIR (array owned, strings borrowed) */
-    size_t nargs;                  /* number of operands */
+    const char *output;          /* -o/--output FILE (a base name with several formats) */
+    int redact;                  /* --redact 1, --no-redact 0, -1 = per format (md, html on) */
+    enum cli_color color;        /* --color auto|always|never */
+    const char *patterns_dir;    /* --patterns DIR, or NULL */
+    const char **extra_patterns; /* --extra-patterns DIR, repeatable (array owned) */
+    size_t nextra;               /* number of --extra-patterns */
+    uint64_t max_line;           /* --max-line SIZE, 0 = default */
+    uint64_t max_expand;         /* --max-expand SIZE, 0 = default */
+    uint64_t expand_ratio;       /* --expand-ratio N, 0 = default */
+    double threshold;            /* --threshold X, negative = default */
+    int verbose;                 /* -v/--verbose */
+    int quiet;                   /* -q/--quiet */
+    int check;                   /* patterns --check */
+    int stage_ingest;            /* --stage=ingest (hidden, benchmarks) */
+    unsigned jobs;               /* batch -j/--jobs N, 0 = online cores */
+    const char *files_from;      /* batch --files-from FILE ("-" = stdin) */
+    int nul_separated;           /* batch -0/--null */
+    int run_depth;               /* batch --run-depth N, -1 = automatic */
+    const char *cache;           /* batch --cache FILE */
+    int summary;                 /* batch --summary */
+    int summary_only;            /* batch --summary-only */
+    int batch_csv;               /* batch -f/--format csv (default ndjson) */
+    const char **args;           /* operands: PATH..., ID, DIR (array owned, strings borrowed) */
+    size_t nargs;                /* number of operands */
 };
 
 /**

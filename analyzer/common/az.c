@@ -178,8 +178,7 @@ int64_t az_usec_from_civil(int64_t year, unsigned month, unsigned day, unsigned 
                            unsigned sec, unsigned usec)
 {
     int64_t days = az_days_from_civil(year, month, day);
-    return ((days * 24 + hour) * 60 + min) * 60 * INT64_C(1000000) + (int64_t)sec * 1000000 +
-           usec;
+    return ((days * 24 + hour) * 60 + min) * 60 * INT64_C(1000000) + (int64_t)sec * 1000000 + usec;
 }
 
 #define AZ_USEC_PER_DAY (INT64_C(86400) * 1000000)
@@ -289,10 +288,22 @@ int az_parse_size(const char *s, uint64_t *out)
     unsigned shift = 0;
     switch (toupper((unsigned char)*end)) {
     case '\0': break;
-    case 'K': shift = 10; end++; break;
-    case 'M': shift = 20; end++; break;
-    case 'G': shift = 30; end++; break;
-    case 'T': shift = 40; end++; break;
+    case 'K':
+        shift = 10;
+        end++;
+        break;
+    case 'M':
+        shift = 20;
+        end++;
+        break;
+    case 'G':
+        shift = 30;
+        end++;
+        break;
+    case 'T':
+        shift = 40;
+        end++;
+        break;
     default: return -1;
     }
     if (*end == 'i' || *end == 'I') end++;

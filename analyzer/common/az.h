@@ -34,16 +34,16 @@ enum az_status {
     } while (0)
 
 #define AZ_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-#define AZ_MIN(a, b) ((a) < (b) ? (a) : (b))
-#define AZ_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define AZ_MIN(a, b)    ((a) < (b) ? (a) : (b))
+#define AZ_MAX(a, b)    ((a) > (b) ? (a) : (b))
 
 #if defined(__GNUC__) || defined(__clang__)
 #define AZ_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#define AZ_LIKELY(x) __builtin_expect(!!(x), 1)
-#define AZ_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define AZ_LIKELY(x)         __builtin_expect(!!(x), 1)
+#define AZ_UNLIKELY(x)       __builtin_expect(!!(x), 0)
 #else
 #define AZ_PRINTF(fmt, args)
-#define AZ_LIKELY(x) (x)
+#define AZ_LIKELY(x)   (x)
 #define AZ_UNLIKELY(x) (x)
 #endif
 
@@ -65,7 +65,10 @@ struct az_buf {
     size_t len; /* bytes used, excluding the NUL */
     size_t cap; /* bytes allocated */
 };
-#define AZ_BUF_INIT {NULL, 0, 0}
+#define AZ_BUF_INIT                                                                                \
+    {                                                                                              \
+        NULL, 0, 0                                                                                 \
+    }
 
 /* Make room for extra more bytes (plus the NUL). */
 void az_buf_ensure(struct az_buf *b, size_t extra);
@@ -82,8 +85,8 @@ void az_buf_free(struct az_buf *b);
 
 /* ---- time ----
  * One representation for every timestamp gotcha meets. usec is microseconds:
- *  - AZ_TIME_ABS:    since the Unix epoch, wall clock as written in the log (offsets ignored: logs of
- *                    one run share a clock far more often than they share a zone convention);
+ *  - AZ_TIME_ABS:    since the Unix epoch, wall clock as written in the log (offsets ignored: logs
+ * of one run share a clock far more often than they share a zone convention);
  *  - AZ_TIME_NOYEAR: wall clock of a stamp that carries no year (syslog "Nov 29 10:12:55", vLLM
  *                    "11-29 10:12:55"), counted as if the year were 2000; the correlator moves it
  *                    into the run's year with az_time_set_year();
@@ -93,7 +96,7 @@ void az_buf_free(struct az_buf *b);
 enum az_time_kind { AZ_TIME_NONE = 0, AZ_TIME_ABS, AZ_TIME_NOYEAR, AZ_TIME_BOOT };
 
 struct az_time {
-    int64_t usec;         /* see enum az_time_kind for the origin */
+    int64_t usec; /* see enum az_time_kind for the origin */
     enum az_time_kind kind;
 };
 

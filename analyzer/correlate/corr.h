@@ -29,24 +29,24 @@
 #include "match/match.h"
 
 struct corr_config {
-    const struct match_pack *pack;  /* borrowed */
+    const struct match_pack *pack; /* borrowed */
     struct ingest_options ingest;
-    double threshold;               /* minimum confidence for a verdict (default 0.35) */
-    uint64_t run_expand_cap;        /* decompressed bytes per run, 0 = no cap beyond per member */
+    double threshold;        /* minimum confidence for a verdict (default 0.35) */
+    uint64_t run_expand_cap; /* decompressed bytes per run, 0 = no cap beyond per member */
 };
 
 void corr_config_default(struct corr_config *c, const struct match_pack *pack);
 
 struct corr_evidence {
-    char *path;                 /* display path, "run.tar.zst:job42/dmesg.log.gz" */
-    uint64_t line;              /* 1-based */
-    struct az_time time;        /* own or inherited time; kind NONE when unknown */
-    int time_approx;            /* 1 when the time was placed from anchors, not read */
-    char *lane;                 /* "rank1", "spark-02", or "" */
-    char *text;                 /* the record (cut at 512 bytes), raw from the log: sanitize before
-                                   printing to a terminal */
-    const struct match_sig *sig;/* the signature, or NULL for detector evidence */
-    char *note;                 /* what this line shows, e.g. "plateau begins"; may be "" */
+    char *path;                  /* display path, "run.tar.zst:job42/dmesg.log.gz" */
+    uint64_t line;               /* 1-based */
+    struct az_time time;         /* own or inherited time; kind NONE when unknown */
+    int time_approx;             /* 1 when the time was placed from anchors, not read */
+    char *lane;                  /* "rank1", "spark-02", or "" */
+    char *text;                  /* the record (cut at 512 bytes), raw from the log: sanitize before
+                                    printing to a terminal */
+    const struct match_sig *sig; /* the signature, or NULL for detector evidence */
+    char *note;                  /* what this line shows, e.g. "plateau begins"; may be "" */
 };
 
 struct corr_finding {
@@ -54,12 +54,12 @@ struct corr_finding {
     double confidence;               /* 0..1 */
     char *summary;                   /* one or two sentences with the numbers, units included */
     size_t nevidence;
-    struct corr_evidence *evidence;  /* decisive first, then by time */
+    struct corr_evidence *evidence; /* decisive first, then by time */
 };
 
 struct corr_ruled_out {
     const struct match_entry *entry;
-    char *reason;                    /* "no OOM anywhere" */
+    char *reason; /* "no OOM anywhere" */
 };
 
 struct corr_event {
@@ -68,35 +68,35 @@ struct corr_event {
     char *path;
     uint64_t line;
     char *lane;
-    char *label;                     /* short description: "training starts, 7,940 tok/s" */
-    const char *entry_id;            /* the finding it supports, or NULL (borrowed from the pack) */
-    int background;                  /* 1: a fact about the run (hardware, versions, settings) or a
-                                        weak hint of nothing found; compact views show it last */
+    char *label;          /* short description: "training starts, 7,940 tok/s" */
+    const char *entry_id; /* the finding it supports, or NULL (borrowed from the pack) */
+    int background;       /* 1: a fact about the run (hardware, versions, settings) or a
+                             weak hint of nothing found; compact views show it last */
 };
 
 struct corr_point {
-    double t;                        /* seconds since the run's first absolute time */
+    double t; /* seconds since the run's first absolute time */
     double v;
 };
 
 struct corr_series {
-    char *name;                      /* "power.draw", "temperature.gpu", "clocks.sm", "throughput",
-                                        "loss", "memory.used" ... */
-    char *unit;                      /* "W", "C", "MHz", "tok/s", "it/s", "MiB", "" */
-    char *path;                      /* where it came from */
+    char *name; /* "power.draw", "temperature.gpu", "clocks.sm", "throughput",
+                   "loss", "memory.used" ... */
+    char *unit; /* "W", "C", "MHz", "tok/s", "it/s", "MiB", "" */
+    char *path; /* where it came from */
     char *lane;
     size_t npoints;
-    struct corr_point *points;       /* sorted by t; downsampled to at most 2048 */
-    double mark_t;                   /* a detected change (plateau start, drop) or NAN */
+    struct corr_point *points; /* sorted by t; downsampled to at most 2048 */
+    double mark_t;             /* a detected change (plateau start, drop) or NAN */
     char *mark_label;
 };
 
 struct corr_input {
-    char *path;                      /* display path of the member */
-    const char *kind;                /* tok_kind_name() */
-    uint64_t bytes;                  /* decoded bytes */
+    char *path;       /* display path of the member */
+    const char *kind; /* tok_kind_name() */
+    uint64_t bytes;   /* decoded bytes */
     uint64_t records;
-    char *compression;               /* "gzip", "zstd", ..., "none" */
+    char *compression; /* "gzip", "zstd", ..., "none" */
 };
 
 struct corr_skip {
@@ -105,12 +105,12 @@ struct corr_skip {
 };
 
 struct corr_context {
-    int is_gb10;                     /* 1 seen, 0 contrary evidence (other GPU), -1 unknown */
-    char *gpu_name;                  /* "NVIDIA GB10" or "" */
-    char *arch;                      /* "aarch64", "x86_64" or "" */
-    char *cuda_driver;               /* nvidia-smi "CUDA Version", "" */
-    char *cuda_torch;                /* torch.version.cuda / collect_env, "" */
-    int in_container;                /* 1 marker seen, 0 bare host seen, -1 unknown */
+    int is_gb10;       /* 1 seen, 0 contrary evidence (other GPU), -1 unknown */
+    char *gpu_name;    /* "NVIDIA GB10" or "" */
+    char *arch;        /* "aarch64", "x86_64" or "" */
+    char *cuda_driver; /* nvidia-smi "CUDA Version", "" */
+    char *cuda_torch;  /* torch.version.cuda / collect_env, "" */
+    int in_container;  /* 1 marker seen, 0 bare host seen, -1 unknown */
 };
 
 struct corr_result {
@@ -122,7 +122,7 @@ struct corr_result {
     struct corr_evidence *first_error; /* the run's first error record, or NULL */
     const struct match_entry *first_error_entry; /* its entry (common pack or gotcha), or NULL */
     size_t nevents;
-    struct corr_event *timeline;       /* sorted by time, then path, then line */
+    struct corr_event *timeline; /* sorted by time, then path, then line */
     size_t nruled_out;
     struct corr_ruled_out *ruled_out;
     size_t ninputs;
@@ -132,16 +132,16 @@ struct corr_result {
     size_t nseries;
     struct corr_series *series;
     size_t nwarnings;
-    char **warnings;                   /* one line each: "path: reason" (also in skipped when a
-                                          member was dropped) */
-    uint64_t records;                  /* records read in all inputs */
-    uint64_t bytes;                    /* decoded bytes in all inputs */
-    struct az_time start, end;         /* first and last absolute times, kind NONE when none */
+    char **warnings;           /* one line each: "path: reason" (also in skipped when a
+                                  member was dropped) */
+    uint64_t records;          /* records read in all inputs */
+    uint64_t bytes;            /* decoded bytes in all inputs */
+    struct az_time start, end; /* first and last absolute times, kind NONE when none */
     struct corr_context context;
     size_t nhosts;
-    char **hosts;                      /* host names the logs show (syslog, NCCL prefixes), sorted;
-                                          report_redact() replaces them */
-    int named_path_failed;             /* 1 when a path given by the user could not be opened */
+    char **hosts;          /* host names the logs show (syslog, NCCL prefixes), sorted;
+                              report_redact() replaces them */
+    int named_path_failed; /* 1 when a path given by the user could not be opened */
 };
 
 /**

@@ -24,39 +24,39 @@
 #include "match/match.h"
 #include "tokenize/tok.h"
 
-#define CORR_KEEP_FIRST 8      /* hits kept per signature from the start */
-#define CORR_KEEP_LAST 8       /* and from the end (ring) */
-#define CORR_TEXT_MAX 512      /* bytes of a record kept */
-#define CORR_LANE_MAX 64
-#define CORR_SERIES_MAX 2048   /* points per series in the result */
-#define CORR_SERIES_RAW 8192   /* points per series while scanning, halved when full */
-#define CORR_EVENTS_MAX 200
-#define CORR_HOSTS_MAX 64
-#define CORR_BOOT_SEGS 8       /* uptime resets tracked per member */
-#define CORR_CSV_COLS 48
-#define CORR_EVIDENCE_MAX 12   /* evidence lines per finding */
-#define CORR_SERIES_FACTS 16   /* series facts known to corr_series_hit() (cached builders) */
-#define CORR_SAMPLE_DIV 2      /* a sampled series keeps ~this many samples per kept point */
-#define CORR_SAMPLE_MISS 16384 /* candidates without a hit before a series signature is sampled */
-#define CORR_SAMPLE_MISS_MAX 64 /* and at most 1 in this many of its candidates are skipped */
-#define CORR_LASTREC_MAX 512   /* bytes of a member's latest record kept to parse its level late */
+#define CORR_KEEP_FIRST      8   /* hits kept per signature from the start */
+#define CORR_KEEP_LAST       8   /* and from the end (ring) */
+#define CORR_TEXT_MAX        512 /* bytes of a record kept */
+#define CORR_LANE_MAX        64
+#define CORR_SERIES_MAX      2048 /* points per series in the result */
+#define CORR_SERIES_RAW      8192 /* points per series while scanning, halved when full */
+#define CORR_EVENTS_MAX      200
+#define CORR_HOSTS_MAX       64
+#define CORR_BOOT_SEGS       8 /* uptime resets tracked per member */
+#define CORR_CSV_COLS        48
+#define CORR_EVIDENCE_MAX    12    /* evidence lines per finding */
+#define CORR_SERIES_FACTS    16    /* series facts known to corr_series_hit() (cached builders) */
+#define CORR_SAMPLE_DIV      2     /* a sampled series keeps ~this many samples per kept point */
+#define CORR_SAMPLE_MISS     16384 /* candidates without a hit before a series signature is sampled */
+#define CORR_SAMPLE_MISS_MAX 64    /* and at most 1 in this many of its candidates are skipped */
+#define CORR_LASTREC_MAX     512 /* bytes of a member's latest record kept to parse its level late */
 
 /* A fact copied out of a hit. */
 struct corr_fact_copy {
     const char *name; /* borrowed from the pack */
     char *val;
-    double num;       /* NAN when not a number */
+    double num; /* NAN when not a number */
 };
 
 /* A record that matched (or a detector's synthetic evidence). */
 struct corr_rec {
-    size_t file;              /* index into corr_state.files */
+    size_t file; /* index into corr_state.files */
     uint64_t line;
-    uint64_t seq;             /* record index in its member, for stable ordering */
-    struct az_time raw;       /* own time, or inherited from an earlier record */
-    int inherited;            /* 1 when raw is not the record's own */
-    unsigned boot_seg;        /* BOOT times: which boot of the member */
-    int level;                /* enum tok_level */
+    uint64_t seq;       /* record index in its member, for stable ordering */
+    struct az_time raw; /* own time, or inherited from an earlier record */
+    int inherited;      /* 1 when raw is not the record's own */
+    unsigned boot_seg;  /* BOOT times: which boot of the member */
+    int level;          /* enum tok_level */
     char *lane;
     char *text;
     const struct match_sig *sig;
@@ -71,18 +71,29 @@ struct corr_sigstat {
     uint64_t count;
     size_t nfirst;
     struct corr_rec first[CORR_KEEP_FIRST];
-    uint64_t nlast;           /* hits past the first CORR_KEEP_FIRST (ring index = nlast % KEEP) */
+    uint64_t nlast; /* hits past the first CORR_KEEP_FIRST (ring index = nlast % KEEP) */
     struct corr_rec last[CORR_KEEP_LAST];
 };
 
 enum corr_metric {
     CORR_M_NONE = -1,
-    CORR_M_POWER = 0, CORR_M_TEMP, CORR_M_SM_CLK, CORR_M_MEM_CLK, CORR_M_UTIL_GPU, CORR_M_UTIL_MEM,
-    CORR_M_MEM_USED, CORR_M_MEM_TOTAL,
+    CORR_M_POWER = 0,
+    CORR_M_TEMP,
+    CORR_M_SM_CLK,
+    CORR_M_MEM_CLK,
+    CORR_M_UTIL_GPU,
+    CORR_M_UTIL_MEM,
+    CORR_M_MEM_USED,
+    CORR_M_MEM_TOTAL,
     CORR_M_COUNT,
     /* columns that are not series */
-    CORR_M_THR_THERMAL = 100, CORR_M_THR_POWER, CORR_M_THR_ACTIVE, CORR_M_GPU_INDEX, CORR_M_TIMESTAMP,
-    CORR_M_DMON_DATE, CORR_M_DMON_TIME
+    CORR_M_THR_THERMAL = 100,
+    CORR_M_THR_POWER,
+    CORR_M_THR_ACTIVE,
+    CORR_M_GPU_INDEX,
+    CORR_M_TIMESTAMP,
+    CORR_M_DMON_DATE,
+    CORR_M_DMON_TIME
 };
 
 struct corr_file {
@@ -90,22 +101,22 @@ struct corr_file {
     char *name;
     char *compression;
     enum tok_kind kind;
-    char lane[CORR_LANE_MAX];     /* from the path ("rank0.log") */
+    char lane[CORR_LANE_MAX]; /* from the path ("rank0.log") */
     uint64_t bytes, records;
-    int broken;                   /* the stream stopped early */
+    int broken; /* the stream stopped early */
     /* clock */
-    struct az_time last_time;     /* last own time, for inheritance */
-    struct az_time first_time;    /* first own time of any kind */
+    struct az_time last_time;  /* last own time, for inheritance */
+    struct az_time first_time; /* first own time of any kind */
     int has_abs, has_noyear, has_boot;
     int64_t abs_min, abs_max, noyear_min, noyear_max;
-    unsigned boot_seg;            /* current boot segment (uptime resets seen) */
+    unsigned boot_seg; /* current boot segment (uptime resets seen) */
     int64_t seg_last_uptime[CORR_BOOT_SEGS];
     int64_t last_uptime;
-    unsigned boot_markers;        /* "-- Boot" / "Linux version" lines */
+    unsigned boot_markers; /* "-- Boot" / "Linux version" lines */
     int nboot_abs;
     struct az_time boot_abs[CORR_BOOT_SEGS]; /* times (ABS/NOYEAR) of boot markers */
-    int seg_placed;               /* seg_offset valid (set by corr_timeline_place()) */
-    int64_t seg_offset[CORR_BOOT_SEGS]; /* ABS usec of each boot */
+    int seg_placed;                          /* seg_offset valid (set by corr_timeline_place()) */
+    int64_t seg_offset[CORR_BOOT_SEGS];      /* ABS usec of each boot */
     /* first and last record */
     uint64_t first_line, last_line;
     char first_text[160], last_text[160];
@@ -116,25 +127,25 @@ struct corr_file {
     int dmon_ncols;
     int dmon_map[CORR_CSV_COLS];
     char q_section[48];
-    int free_cache_col, free_total_col; /* columns of `free` output, -1 until its header */
+    int free_cache_col, free_total_col;   /* columns of `free` output, -1 until its header */
     uint64_t mi_cached_kb, mi_buffers_kb; /* last /proc/meminfo Cached and Buffers */
-    int series_idx[CORR_M_COUNT];  /* builder per metric for this member (-1 until used) */
-    char quant[16];                /* quantization this member states (nvfp4, fp8), or "" */
+    int series_idx[CORR_M_COUNT];         /* builder per metric for this member (-1 until used) */
+    char quant[16];                       /* quantization this member states (nvfp4, fp8), or "" */
     /* the latest record, so its level is parsed once at the member's end, not per record */
     size_t lastrec_len;
-    int lastrec_level;             /* -1: parse lastrec at the end; else the level (long record) */
+    int lastrec_level; /* -1: parse lastrec at the end; else the level (long record) */
     char lastrec[CORR_LASTREC_MAX];
 };
 
 /* Per signature, fact positions resolved once from the pack, so a hit never looks facts up by
  * name (see corr_sigfx_build()). */
 struct corr_sigfx {
-    int hostname, host, quant;     /* fact index, -1 when the signature has none */
-    signed char *series;           /* per fact: index into series.c's fact table, or -1 */
+    int hostname, host, quant; /* fact index, -1 when the signature has none */
+    signed char *series;       /* per fact: index into series.c's fact table, or -1 */
 };
 
 struct corr_spoint {
-    double t;   /* raw usec (own clock of the series), or sequence number */
+    double t; /* raw usec (own clock of the series), or sequence number */
     double v;
     uint64_t line;
 };
@@ -144,16 +155,16 @@ struct corr_sbuild {
     const char *unit;
     size_t file;
     char lane[CORR_LANE_MAX];
-    enum az_time_kind tkind;    /* clock of t; NONE: t is a sequence number */
+    enum az_time_kind tkind; /* clock of t; NONE: t is a sequence number */
     unsigned boot_seg;
     size_t n, cap;
     struct corr_spoint *pts;
-    size_t stride;              /* raw points averaged into one kept point */
+    size_t stride; /* raw points averaged into one kept point */
     size_t acc_n;
     double acc_t, acc_v;
     uint64_t acc_line;
     uint64_t seq;
-    size_t acc_k;               /* samples in acc_t/acc_v (acc_n: the raw points they stand for) */
+    size_t acc_k; /* samples in acc_t/acc_v (acc_n: the raw points they stand for) */
     /* after corr_series_finish(): seconds on the run clock */
     int approx;
     double mark_t;
@@ -163,21 +174,21 @@ struct corr_sbuild {
 /* A piece of evidence for (weight) or against (factor) an entry, from a detector or a signature. */
 struct corr_claim {
     const struct match_entry *entry;
-    double weight;        /* 0..1, combined as 1 - prod(1 - w) */
-    double factor;        /* multiplies the score; 1 for a supporting claim */
-    int strength;         /* enum match_strength of a signature claim; -1 detector */
+    double weight;              /* 0..1, combined as 1 - prod(1 - w) */
+    double factor;              /* multiplies the score; 1 for a supporting claim */
+    int strength;               /* enum match_strength of a signature claim; -1 detector */
     const struct corr_rec *rec; /* borrowed evidence (from a sigstat or st->det_recs), or NULL */
-    char *note;           /* evidence note */
-    char *summary;        /* sentence for the summary, or NULL */
-    char *reason;         /* for a factor < 1 or a cap: why the entry is less likely */
-    double cap;           /* the score may not exceed this (0: no cap) */
+    char *note;                 /* evidence note */
+    char *summary;              /* sentence for the summary, or NULL */
+    char *reason;               /* for a factor < 1 or a cap: why the entry is less likely */
+    double cap;                 /* the score may not exceed this (0: no cap) */
 };
 
 struct corr_state {
     const struct corr_config *cfg;
     const struct match_pack *pack;
     size_t nsigs;
-    struct corr_sigstat **sigs;       /* per signature, allocated at its first hit */
+    struct corr_sigstat **sigs; /* per signature, allocated at its first hit */
     size_t nfiles, capfiles;
     struct corr_file *files;
     size_t nseries, capseries;
@@ -185,13 +196,13 @@ struct corr_state {
     /* run-level facts that every record may contribute */
     size_t nhosts;
     char *hosts[CORR_HOSTS_MAX];
-    uint64_t mem_na_count;            /* nvidia-smi memory [N/A] / Not Supported samples */
+    uint64_t mem_na_count; /* nvidia-smi memory [N/A] / Not Supported samples */
     struct corr_rec mem_na_rec;
     int have_mem_na_rec;
-    uint64_t thr_samples, thr_thermal, thr_power;  /* clock-event reason samples */
+    uint64_t thr_samples, thr_thermal, thr_power; /* clock-event reason samples */
     struct corr_rec thr_rec;
     int have_thr_rec;
-    uint64_t meminfo_cached_kb;       /* largest Cached + Buffers (kB) seen */
+    uint64_t meminfo_cached_kb; /* largest Cached + Buffers (kB) seen */
     struct corr_rec cache_rec;
     int have_cache_rec;
     /* detector-made evidence records (owned) */
@@ -212,19 +223,19 @@ struct corr_state {
     int expand_capped;
     /* clock after corr_timeline_place() */
     int have_run_clock;
-    enum az_time_kind clock_kind;     /* the kind run_start/run_end are in */
-    int64_t run_start, run_end;       /* usec, ABS */
+    enum az_time_kind clock_kind; /* the kind run_start/run_end are in */
+    int64_t run_start, run_end;   /* usec, ABS */
     int64_t run_year;
     struct corr_context ctx;
     /* hot-path tables */
-    struct corr_sigfx *sigfx;         /* nsigs entries, built by corr_state_new() */
+    struct corr_sigfx *sigfx;                /* nsigs entries, built by corr_state_new() */
     int series_hit_cache[CORR_SERIES_FACTS]; /* builder + 1 last used per series fact, 0 none */
     /* series signatures are sampled once their series are dense (see scan.c), per member */
-    uint64_t *samp_seen;              /* nsigs */
-    uint32_t *samp_every;             /* nsigs */
-    uint64_t *samp_hits;              /* nsigs: hits in the current member */
+    uint64_t *samp_seen;  /* nsigs */
+    uint32_t *samp_every; /* nsigs */
+    uint64_t *samp_hits;  /* nsigs: hits in the current member */
     size_t nseries_sigs;
-    uint32_t *series_sigs;            /* indices of the SERIES-family signatures */
+    uint32_t *series_sigs; /* indices of the SERIES-family signatures */
     struct match_sampling sampling;
 };
 
@@ -260,8 +271,8 @@ const struct corr_rec *corr_sig_earliest(const struct corr_state *st, size_t sig
 void corr_series_record(struct corr_state *st, size_t file, const char *p, size_t len,
                         uint64_t line, struct az_time t, int own_time);
 /* Series facts of a hit (tokens_per_s, loss, power_w, ...). */
-void corr_series_hit(struct corr_state *st, size_t file, const char *lane, const struct match_hit *hit,
-                     uint64_t line, struct az_time t, int smi_kind);
+void corr_series_hit(struct corr_state *st, size_t file, const char *lane,
+                     const struct match_hit *hit, uint64_t line, struct az_time t, int smi_kind);
 /* Index of a fact name in the series fact table (tokens_per_s, loss, ...), or -1. */
 int corr_series_fact_index(const char *fact);
 /* corr_series_hit() with the facts already resolved: fact_series[i] is corr_series_fact_index()
@@ -281,9 +292,9 @@ int corr_series_find(const struct corr_state *st, const char *name, const char *
 /* Change point: one split of v[0..n) minimising squared error. */
 struct corr_change {
     int found;
-    size_t at;           /* first index of the second segment */
-    double before, after;/* segment means */
-    double effect;       /* |after - before| / pooled standard deviation */
+    size_t at;            /* first index of the second segment */
+    double before, after; /* segment means */
+    double effect;        /* |after - before| / pooled standard deviation */
 };
 struct corr_change corr_change_point(const struct corr_spoint *pts, size_t n, size_t min_seg);
 /* Parse "Sat Nov 29 10:12:55 2026" at p; kind NONE when it is not that. */

@@ -9,7 +9,7 @@
 
 #include "correlate/corr_private.h"
 
-#define GIB (1024.0 * 1024.0 * 1024.0)
+#define GIB           (1024.0 * 1024.0 * 1024.0)
 #define GB10_POOL_GIB 119.7 /* what GB10's 128 GB shows as "total capacity" */
 /* Upper end of "at the measured 180–192 GB/s ceiling" for bandwidth computed from weight bytes:
  * logs label GiB as "GB" and vice versa (7 %), so allow that much above 192. */
@@ -89,7 +89,8 @@ static void fact_find_visit(struct corr_state *st, void *vctx, const struct corr
     if (!f->best || corr_rec_cmp(st, r, f->best) < 0) f->best = r;
 }
 
-static const struct corr_rec *find_fact(struct corr_state *st, const char *entry_id, const char *fact)
+static const struct corr_rec *find_fact(struct corr_state *st, const char *entry_id,
+                                        const char *fact)
 {
     struct fact_find f = {entry_id, fact, NULL};
     each_rec(st, entry_id, fact_find_visit, &f);
@@ -167,8 +168,8 @@ static void host_set_add(struct host_set *h, const char *p, size_t len)
 }
 
 /* NCCL prefixes every line with "host:pid:tid [dev] NCCL"; under Ray or torchrun that prefix sits
- * after the launcher's own ("(RayWorkerWrapper pid=2790, ip=...) spark-b:2790:2790 [0] NCCL"), where
- * the tokenizer's lane parser does not look. */
+ * after the launcher's own ("(RayWorkerWrapper pid=2790, ip=...) spark-b:2790:2790 [0] NCCL"),
+ * where the tokenizer's lane parser does not look. */
 static void nccl_host_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
 {
     (void)st;
@@ -178,9 +179,9 @@ static void nccl_host_visit(struct corr_state *st, void *vctx, const struct corr
     const char *m = strstr(t, "] NCCL ");
     if (!m) return;
     const char *b = m;
-    while (b > t && b[-1] != '[') b--;            /* the "[dev]" */
+    while (b > t && b[-1] != '[') b--; /* the "[dev]" */
     if (b == t) return;
-    const char *e = b - 1;                         /* at '[' */
+    const char *e = b - 1; /* at '[' */
     while (e > t && e[-1] == ' ') e--;
     const char *s = e;
     while (s > t && s[-1] != ' ' && s[-1] != ')' && s[-1] != ']') s--;
@@ -207,8 +208,10 @@ static struct host_set run_hosts(struct corr_state *st)
 static void fmt_clock(const struct corr_state *st, struct az_time t, char *out, size_t n)
 {
     (void)st;
-    if (t.kind == AZ_TIME_ABS) az_time_format_clock(t, out, n);
-    else az_time_format(t, 0, out, n);
+    if (t.kind == AZ_TIME_ABS)
+        az_time_format_clock(t, out, n);
+    else
+        az_time_format(t, 0, out, n);
     if (!*out) snprintf(out, n, "?");
 }
 
@@ -226,8 +229,8 @@ static const char *where(const struct corr_state *st, const struct corr_rec *r, 
 }
 
 /* A detector evidence record at a series point. */
-static const struct corr_rec *series_rec(struct corr_state *st, const struct corr_sbuild *b, size_t i,
-                                         const char *text)
+static const struct corr_rec *series_rec(struct corr_state *st, const struct corr_sbuild *b,
+                                         size_t i, const char *text)
 {
     struct az_time t = {0, AZ_TIME_NONE};
     if (!b->approx || b->tkind != AZ_TIME_NONE) {
@@ -284,7 +287,8 @@ static void ctx_visit(struct corr_state *st, void *vctx, const struct corr_rec *
             minor = major % 10;
             major /= 10;
         }
-        if (major == 12 && minor == 1) c->gb10 = 1;
+        if (major == 12 && minor == 1)
+            c->gb10 = 1;
         else if (major > 0) {
             c->other = 1;
             if (!c->other_name) c->other_name = az_xasprintf("capability (%d, %d)", major, minor);
@@ -310,7 +314,8 @@ static void ctx_visit(struct corr_state *st, void *vctx, const struct corr_rec *
         const char *cu = strstr(tv, "+cu");
         if (cu && isdigit((unsigned char)cu[3]) && isdigit((unsigned char)cu[4])) {
             /* "+cu128" -> "12.8", "+cu130" -> "13.0" */
-            st->ctx.cuda_torch = az_xasprintf("%c%c.%c", cu[3], cu[4], isdigit((unsigned char)cu[5]) ? cu[5] : '0');
+            st->ctx.cuda_torch =
+                az_xasprintf("%c%c.%c", cu[3], cu[4], isdigit((unsigned char)cu[5]) ? cu[5] : '0');
         }
     }
 }
@@ -319,14 +324,18 @@ void corr_context_build(struct corr_state *st)
 {
     struct ctx_scan c = {0, 0, NULL};
     each_rec(st, NULL, ctx_visit, &c);
-    if (c.gb10) st->ctx.is_gb10 = 1;
-    else if (c.other) st->ctx.is_gb10 = 0;
+    if (c.gb10)
+        st->ctx.is_gb10 = 1;
+    else if (c.other)
+        st->ctx.is_gb10 = 0;
     if (!st->ctx.gpu_name && c.other_name && !c.gb10 && strncmp(c.other_name, "capability", 10))
         st->ctx.gpu_name = az_xstrdup(c.other_name);
     if (!st->ctx.gpu_name && c.other_name && !c.gb10) st->ctx.gpu_name = az_xstrdup(c.other_name);
     free(c.other_name);
-    if (entry_hit(st, "CTX.container")) st->ctx.in_container = 1;
-    else if (entry_hit(st, "CTX.bare-host")) st->ctx.in_container = 0;
+    if (entry_hit(st, "CTX.container"))
+        st->ctx.in_container = 1;
+    else if (entry_hit(st, "CTX.bare-host"))
+        st->ctx.in_container = 0;
     if (!st->ctx.gpu_name) st->ctx.gpu_name = az_xstrdup("");
     if (!st->ctx.arch) st->ctx.arch = az_xstrdup("");
     if (!st->ctx.cuda_driver) st->ctx.cuda_driver = az_xstrdup("");
@@ -340,10 +349,12 @@ int corr_rec_is_error(const struct corr_rec *r)
     if (r->level >= TOK_LEVEL_ERROR) return 1;
     if (r->level == TOK_LEVEL_DEBUG || r->level == TOK_LEVEL_INFO) return 0;
     static const char *const words[] = {
-        "error", "fail", "fatal", "killed", "abort", "exception", "traceback", "segmentation",
-        "segfault", "timeout", "timed out", "out of memory", "cannot", "undefined symbol",
-        "not found", "xid", "panic", "denied", "refused", "hang", "invalid", "no such file",
-        "core dumped", "terminated", "died", "unable", "oom", "nan"};
+        "error",     "fail",          "fatal",        "killed",           "abort",
+        "exception", "traceback",     "segmentation", "segfault",         "timeout",
+        "timed out", "out of memory", "cannot",       "undefined symbol", "not found",
+        "xid",       "panic",         "denied",       "refused",          "hang",
+        "invalid",   "no such file",  "core dumped",  "terminated",       "died",
+        "unable",    "oom",           "nan"};
     if (!r->text) return 0;
     size_t len = strlen(r->text);
     for (size_t i = 0; i < AZ_ARRAY_LEN(words); i++)
@@ -356,8 +367,9 @@ int corr_rec_is_error(const struct corr_rec *r)
 /* The packages whose replacement G9 is about; the name is compared up to a version separator. */
 static int key_package(const char *pkg)
 {
-    static const char *const keys[] = {"torch", "triton", "xformers", "transformers", "torchvision",
-                                       "torchaudio", "flash-attn", "flash_attn", "pytorch-triton"};
+    static const char *const keys[] = {"torch",        "triton",      "xformers",
+                                       "transformers", "torchvision", "torchaudio",
+                                       "flash-attn",   "flash_attn",  "pytorch-triton"};
     if (!pkg) return 0;
     size_t n = 0;
     while (pkg[n] && pkg[n] != ' ' && pkg[n] != '=' && pkg[n] != '<' && pkg[n] != '>' &&
@@ -393,8 +405,10 @@ static void pkg_visit(void *vctx, const struct corr_rec *r)
     struct pkg_scan *p = vctx;
     const char *pkg = fact_str(r, "package");
     if (!pkg) return;
-    if (key_package(pkg)) p->key = 1;
-    else p->other = 1;
+    if (key_package(pkg))
+        p->key = 1;
+    else
+        p->other = 1;
 }
 
 double corr_sig_weight(const struct corr_state *st, const struct match_sig *sig)
@@ -419,8 +433,8 @@ static int same_file_series(const struct corr_state *st, const char *name, size_
 }
 
 /* Mean of the points of b with t in [t0, t1] among the first/last fraction of them. */
-static void window_stats(const struct corr_sbuild *b, double t0, double t1, double *first, double *last,
-                         double *maxv, size_t *count)
+static void window_stats(const struct corr_sbuild *b, double t0, double t1, double *first,
+                         double *last, double *maxv, size_t *count)
 {
     size_t lo = b->n, hi = 0;
     for (size_t i = 0; i < b->n; i++)
@@ -518,7 +532,8 @@ static void detect_g4(struct corr_state *st)
             }
         }
         double dur = best_n ? b->pts[best_lo + best_n - 1].t - b->pts[best_lo].t : 0;
-        int long_enough = best_n >= 5 && (dur >= 300 || (b->approx && b->tkind == AZ_TIME_NONE && best_n >= 10));
+        int long_enough =
+            best_n >= 5 && (dur >= 300 || (b->approx && b->tkind == AZ_TIME_NONE && best_n >= 10));
         if (long_enough && above * 5 < b->n) {
             for (size_t i = best_lo; i < best_lo + best_n; i++)
                 pmin = AZ_MIN(pmin, b->pts[i].v), pmax = AZ_MAX(pmax, b->pts[i].v);
@@ -527,25 +542,30 @@ static void detect_g4(struct corr_state *st)
             int tp = same_file_series(st, "temperature.gpu", b->file);
             double tf = NAN, tl = NAN, tmax = NAN;
             size_t tc = 0;
-            if (tp >= 0) window_stats(&st->series[tp], plateau_t0, plateau_t1, &tf, &tl, &tmax, &tc);
+            if (tp >= 0)
+                window_stats(&st->series[tp], plateau_t0, plateau_t1, &tf, &tl, &tmax, &tc);
             char *d = fmt_dur(dur);
             snprintf(buf, sizeof buf, "%.0f W, plateau begins", b->pts[best_lo].v);
             const struct corr_rec *rec = series_rec(st, b, best_lo, buf);
             if (tc >= 2 && (tl - tf >= 5 || tmax >= 80)) {
                 corr_claim_add(st, "G4", 0.6, 1, rec, az_xstrdup("power plateau near 100 W begins"),
                                az_xasprintf("Power held at %.0f–%.0f W for %s while the GPU went "
-                                            "%.0f → %.0f °C.", pmin, pmax, d, tf, tl),
+                                            "%.0f → %.0f °C.",
+                                            pmin, pmax, d, tf, tl),
                                NULL);
                 mark_series(st, pw, plateau_t0, "plateau ~100 W begins");
             } else if (tc >= 2) {
-                corr_claim_add(st, "G4", 0.1, 1, rec, az_xstrdup("power near 100 W, temperature steady"),
+                corr_claim_add(st, "G4", 0.1, 1, rec,
+                               az_xstrdup("power near 100 W, temperature steady"),
                                az_xasprintf("Power held at %.0f–%.0f W for %s but the temperature "
-                                            "stayed at %.0f–%.0f °C.", pmin, pmax, d, tf, tl),
+                                            "stayed at %.0f–%.0f °C.",
+                                            pmin, pmax, d, tf, tl),
                                NULL);
             } else {
                 corr_claim_add(st, "G4", 0.3, 1, rec, az_xstrdup("power plateau near 100 W begins"),
                                az_xasprintf("Power held at %.0f–%.0f W for %s (no temperature "
-                                            "series).", pmin, pmax, d),
+                                            "series).",
+                                            pmin, pmax, d),
                                NULL);
                 mark_series(st, pw, plateau_t0, "plateau ~100 W begins");
             }
@@ -560,15 +580,18 @@ static void detect_g4(struct corr_state *st)
         if (st->thr_thermal)
             corr_claim_add(st, "G4", 0.45, 1, rec, az_xstrdup("thermal slowdown active"),
                            az_xasprintf("Thermal clock-event reasons were active in %llu of %llu "
-                                        "samples.", (unsigned long long)st->thr_thermal,
+                                        "samples.",
+                                        (unsigned long long)st->thr_thermal,
                                         (unsigned long long)st->thr_samples),
                            NULL);
         else
-            corr_claim_add(st, "G4", 0.2, 1, rec, az_xstrdup("power-cap slowdown active"),
-                           az_xasprintf("The power-cap clock-event reason was active in %llu of %llu "
-                                        "samples.", (unsigned long long)st->thr_power,
-                                        (unsigned long long)st->thr_samples),
-                           NULL);
+            corr_claim_add(
+                st, "G4", 0.2, 1, rec, az_xstrdup("power-cap slowdown active"),
+                az_xasprintf("The power-cap clock-event reason was active in %llu of %llu "
+                             "samples.",
+                             (unsigned long long)st->thr_power,
+                             (unsigned long long)st->thr_samples),
+                NULL);
     }
     int sm = corr_series_find(st, "clocks.sm", "MHz", 0);
     if (sm >= 0 && st->series[sm].n >= 8) {
@@ -617,8 +640,9 @@ static void detect_g4(struct corr_state *st)
                 }
             }
         const struct corr_file *k = &st->files[kf];
-        struct corr_rec *rec = corr_det_rec(st, kf, k->last_line, (struct az_time){0, AZ_TIME_NONE},
-                                            k->boot_seg ? "uptime reset: a new boot" : "a new boot");
+        struct corr_rec *rec =
+            corr_det_rec(st, kf, k->last_line, (struct az_time){0, AZ_TIME_NONE},
+                         k->boot_seg ? "uptime reset: a new boot" : "a new boot");
         if (k->nboot_abs) {
             int approx = 0;
             rec->time = corr_timeline_map(st, kf, k->boot_abs[k->nboot_abs - 1], 0, &approx);
@@ -626,7 +650,8 @@ static void detect_g4(struct corr_state *st)
         if (quiet_end)
             corr_claim_add(st, "G4", 0.5, 1, rec, az_xstrdup("new boot after the job log stopped"),
                            az_xasprintf("%s stops without an error and %s shows a new boot "
-                                        "(spontaneous reboot).", st->files[lf].display, k->display),
+                                        "(spontaneous reboot).",
+                                        st->files[lf].display, k->display),
                            NULL);
         else
             corr_claim_add(st, "G4", 0.15, 1, rec, az_xstrdup("a new boot"),
@@ -656,14 +681,15 @@ static void oom_visit(struct corr_state *st, void *vctx, const struct corr_rec *
     const struct match_entry *e = r->sig ? r->sig->entry : NULL;
     if (!e || (e->family != MATCH_FAMILY_GOTCHA && e->family != MATCH_FAMILY_COMMON)) return;
     if (contains(r->text, "NV_ERR_NO_MEMORY")) o->nv_err_only = 1;
-    int numbers = corr_rec_fact(r, "tried") || corr_rec_fact(r, "allocated") ||
-                  corr_rec_fact(r, "total");
+    int numbers =
+        corr_rec_fact(r, "tried") || corr_rec_fact(r, "allocated") || corr_rec_fact(r, "total");
     if (!numbers && !is_oom_text(r->text) && strcmp(e->id, "C.oom-killer")) return;
     if (!o->first || corr_rec_cmp(st, r, o->first) < 0) o->first = r;
     if (numbers && (!o->numbers || corr_rec_cmp(st, r, o->numbers) < 0)) o->numbers = r;
 }
 
-static const char *const oom_facts[] = {"allocated", "reserved", "total", "free", "tried", "in_use"};
+static const char *const oom_facts[] = {"allocated", "reserved", "total",
+                                        "free",      "tried",    "in_use"};
 
 struct oom_numbers {
     const struct corr_rec *at;
@@ -707,15 +733,17 @@ static void detect_g3(struct corr_state *st)
     double alloc = n.v[0], resv = n.v[1], total = n.v[2], freeb = n.v[3], tried = n.v[4];
     double inuse = n.v[5];
     double used = NAN;
-    if (!isnan(inuse)) used = inuse;
-    else if (!isnan(alloc)) used = alloc + (isnan(resv) ? 0 : resv);
+    if (!isnan(inuse))
+        used = inuse;
+    else if (!isnan(alloc))
+        used = alloc + (isnan(resv) ? 0 : resv);
     double cap_gib = !isnan(total) && total / GIB >= 100 ? total / GIB : GB10_POOL_GIB;
     /* GB10's allocator reports ~119.7 GiB: a device well below or above it is another GPU
      * (an 80 GiB H100, a 139.8 GiB H200), with memory of its own and no UMA pool to misread. */
     if (!isnan(total) && total > 0 && (total / GIB < 100 || total / GIB > 125)) {
-        corr_claim_add(st, "G3", 0, 0.3, r, NULL, NULL,
-                       az_xasprintf("the OOM reports a %.1f GiB device, not GB10's 128 GB pool",
-                                    total / GIB));
+        corr_claim_add(
+            st, "G3", 0, 0.3, r, NULL, NULL,
+            az_xasprintf("the OOM reports a %.1f GiB device, not GB10's 128 GB pool", total / GIB));
     }
     /* G3 is a unified-memory failure: an OOM says nothing of it unless something shows the run
      * was on a GB10 (its name, its ~119.7 GiB pool, or UMA's unreadable memory columns). */
@@ -727,21 +755,23 @@ static void detect_g3(struct corr_state *st)
                   az_xstrdup("an OOM, but nothing shows a GB10 (no GB10 name, no 119.7 GiB pool, "
                              "no unreadable memory columns)"));
     if (!isnan(used) && used / GIB < 0.8 * cap_gib) {
-        corr_claim_add(st, "G3", 0.6, 1, r, az_xstrdup("OOM well under the pool"),
-                       az_xasprintf("OOM at %.1f GiB in use of %.1f GiB%s%s.", used / GIB, cap_gib,
-                                    isnan(tried) ? "" : " while allocating ",
-                                    isnan(tried) ? "" : (snprintf(wbuf, sizeof wbuf, "%.2f GiB",
-                                                                  tried / GIB), wbuf)),
-                       NULL);
+        corr_claim_add(
+            st, "G3", 0.6, 1, r, az_xstrdup("OOM well under the pool"),
+            az_xasprintf(
+                "OOM at %.1f GiB in use of %.1f GiB%s%s.", used / GIB, cap_gib,
+                isnan(tried) ? "" : " while allocating ",
+                isnan(tried) ? "" : (snprintf(wbuf, sizeof wbuf, "%.2f GiB", tried / GIB), wbuf)),
+            NULL);
     } else if (!isnan(used) && used / GIB >= 0.92 * cap_gib) {
         corr_claim_add(st, "G3", 0, 0.5, r, NULL, NULL,
                        az_xasprintf("the process itself held %.1f GiB of %.1f GiB: a real capacity "
-                                    "OOM", used / GIB, cap_gib));
+                                    "OOM",
+                                    used / GIB, cap_gib));
     } else if (isnan(used) && !isnan(freeb) && !isnan(total) && total / GIB >= 100 &&
                freeb / GIB > 8) {
         corr_claim_add(st, "G3", 0.45, 1, r, az_xstrdup("OOM with free memory reported"),
-                       az_xasprintf("OOM while %.1f GiB of %.1f GiB was reported free.", freeb / GIB,
-                                    total / GIB),
+                       az_xasprintf("OOM while %.1f GiB of %.1f GiB was reported free.",
+                                    freeb / GIB, total / GIB),
                        NULL);
     }
     if (st->mem_na_count)
@@ -793,8 +823,8 @@ static double dtype_bytes(const char *d)
         contains(d, "awq") || contains(d, "gptq"))
         return 0.5;
     if (contains(d, "fp8") || contains(d, "int8") || contains(d, "8bit")) return 1;
-    if (contains(d, "bf16") || contains(d, "fp16") || contains(d, "half") || contains(d, "bfloat16") ||
-        contains(d, "float16"))
+    if (contains(d, "bf16") || contains(d, "fp16") || contains(d, "half") ||
+        contains(d, "bfloat16") || contains(d, "float16"))
         return 2;
     if (contains(d, "fp32") || contains(d, "float32")) return 4;
     return NAN;
@@ -833,7 +863,8 @@ static double fact_median(struct corr_state *st, const char *entry_id, const cha
 
 static void detect_g5(struct corr_state *st)
 {
-    static const char *const bytes_facts[] = {"model_bytes", "weights_bytes", "model_mem", "weights"};
+    static const char *const bytes_facts[] = {"model_bytes", "weights_bytes", "model_mem",
+                                              "weights"};
     const struct corr_rec *wr = NULL;
     double wbytes = NAN;
     for (size_t i = 0; i < AZ_ARRAY_LEN(bytes_facts) && isnan(wbytes); i++) {
@@ -845,7 +876,8 @@ static void detect_g5(struct corr_state *st)
         double pb = fact_num(pr, "params_b");
         const struct corr_rec *dr = find_fact(st, NULL, "dtype");
         if (!dr) dr = find_fact(st, NULL, "quant");
-        double bpp = dtype_bytes(fact_str(dr, "dtype") ? fact_str(dr, "dtype") : fact_str(dr, "quant"));
+        double bpp =
+            dtype_bytes(fact_str(dr, "dtype") ? fact_str(dr, "dtype") : fact_str(dr, "quant"));
         if (!isnan(pb) && !isnan(bpp)) {
             wbytes = pb * 1e9 * bpp;
             wr = pr;
@@ -871,21 +903,24 @@ static void detect_g5(struct corr_state *st)
     if (!isnan(wbytes) && wbytes > 0 && !isnan(tps)) {
         double gbs = wbytes * tps / 1e9;
         if (gbs >= 150 && gbs <= G5_CEILING_HI && plan)
-            corr_claim_add(st, "G5", 0.3, 1, plan, az_xstrdup("plan assumes 273 GB/s"),
-                           az_xasprintf("The plan budgets from the 273 GB/s spec; the run moves %.0f GB/s.",
-                                        gbs),
-                           NULL);
+            corr_claim_add(
+                st, "G5", 0.3, 1, plan, az_xstrdup("plan assumes 273 GB/s"),
+                az_xasprintf("The plan budgets from the 273 GB/s spec; the run moves %.0f GB/s.",
+                             gbs),
+                NULL);
         if (gbs >= 150 && gbs <= G5_CEILING_HI)
-            corr_claim_add(st, "G5", 0.6, 1, wr, az_xstrdup("decode at the bandwidth ceiling"),
-                           az_xasprintf("%s at %.2f tok/s over %.1f GB of weights moves %.0f GB/s: "
-                                        "GB10's measured 180–192 GB/s ceiling, not the 273 GB/s spec.",
-                                        rate_what, tps, wbytes / 1e9, gbs),
-                           NULL);
+            corr_claim_add(
+                st, "G5", 0.6, 1, wr, az_xstrdup("decode at the bandwidth ceiling"),
+                az_xasprintf("%s at %.2f tok/s over %.1f GB of weights moves %.0f GB/s: "
+                             "GB10's measured 180–192 GB/s ceiling, not the 273 GB/s spec.",
+                             rate_what, tps, wbytes / 1e9, gbs),
+                NULL);
         else if (gbs > G5_CEILING_HI && gbs <= 280)
-            corr_claim_add(st, "G5", 0.3, 1, wr, az_xstrdup("decode near the bandwidth ceiling"),
-                           az_xasprintf("%s at %.2f tok/s over %.1f GB of weights implies %.0f GB/s.",
-                                        rate_what, tps, wbytes / 1e9, gbs),
-                           NULL);
+            corr_claim_add(
+                st, "G5", 0.3, 1, wr, az_xstrdup("decode near the bandwidth ceiling"),
+                az_xasprintf("%s at %.2f tok/s over %.1f GB of weights implies %.0f GB/s.",
+                             rate_what, tps, wbytes / 1e9, gbs),
+                NULL);
         else if (gbs < 120)
             corr_claim_add(st, "G5", 0, 0.5, wr, NULL, NULL,
                            az_xasprintf("decode moves only %.0f GB/s, far from the ceiling", gbs));
@@ -942,8 +977,10 @@ static void proc_visit(struct corr_state *st, void *vctx, const struct corr_rec 
         /* nvidia-smi's process table says "66581MiB": a size the pack leaves as text */
         char *end;
         double v = strtod(ms, &end);
-        if (!strncmp(end, "MiB", 3)) mem = v * 1024 * 1024;
-        else if (!strncmp(end, "GiB", 3)) mem = v * GIB;
+        if (!strncmp(end, "MiB", 3))
+            mem = v * 1024 * 1024;
+        else if (!strncmp(end, "GiB", 3))
+            mem = v * GIB;
     }
     char key[64];
     snprintf(key, sizeof key, "%s", pid ? pid : name ? name : "?");
@@ -982,8 +1019,9 @@ static void detect_g6(struct corr_state *st)
         double gib = isnan(m) ? NAN : m > 1e6 ? m / GIB : m / 1024;
         const char *pn = fact_str(p.rec[i], "process");
         if (!isnan(gib) && gib < 2) continue;
-        if (isnan(gib) && !(contains(pn, "python") || contains(pn, "vllm") || contains(pn, "ollama") ||
-                            contains(pn, "sglang") || contains(pn, "torchrun")))
+        if (isnan(gib) &&
+            !(contains(pn, "python") || contains(pn, "vllm") || contains(pn, "ollama") ||
+              contains(pn, "sglang") || contains(pn, "torchrun")))
             continue; /* Xorg, gnome-shell: no size, not a compute job */
         heavy++;
         if (!isnan(gib)) heavy_gib += gib, sized++;
@@ -1009,13 +1047,14 @@ static void detect_g6(struct corr_state *st)
      * either one's own cap says. */
     int near_full = heavy >= 2 && sized >= 2 && heavy_gib >= 0.85 * GB10_POOL_GIB;
     if (heavy >= 2)
-        corr_claim_add(st, "G6", 0.45, 1, second, az_xstrdup("a second GPU process"),
-                       az_xasprintf("%zu GPU processes shared the unified memory pool: %s.", heavy,
-                                    desc.data),
-                       NULL);
+        corr_claim_add(
+            st, "G6", 0.45, 1, second, az_xstrdup("a second GPU process"),
+            az_xasprintf("%zu GPU processes shared the unified memory pool: %s.", heavy, desc.data),
+            NULL);
     else if (kinds_coloc)
         corr_claim_add(st, "G6", 0.2, 1, server_rec(st), NULL,
-                       az_xstrdup("An inference server and a training job ran in the same run."), NULL);
+                       az_xstrdup("An inference server and a training job ran in the same run."),
+                       NULL);
     else if (server && train && multi_host)
         corr_claim_add(st, "G6", 0, 0.5, NULL, NULL, NULL,
                        az_xasprintf("the run spans %zu hosts, so its server and job logs need not "
@@ -1031,10 +1070,10 @@ static void detect_g6(struct corr_state *st)
     if (!cfg) cfg = find_fact(st, "G6", "gpu_mem_util");
     double util = fact_num(cfg, "gpu_mem_util");
     if (coloc && !isnan(util) && util > 0.5)
-        corr_claim_add(st, "G6", 0.35, 1, cfg, az_xstrdup("uncapped gpu_memory_utilization"),
-                       az_xasprintf("The server took gpu_memory_utilization=%.2f beside another job.",
-                                    util),
-                       NULL);
+        corr_claim_add(
+            st, "G6", 0.35, 1, cfg, az_xstrdup("uncapped gpu_memory_utilization"),
+            az_xasprintf("The server took gpu_memory_utilization=%.2f beside another job.", util),
+            NULL);
     else if (coloc && server && isnan(util))
         corr_claim_add(st, "G6", 0.15, 1, server_rec(st), az_xstrdup("server with the default cap"),
                        az_xstrdup("The server ran with the default gpu_memory_utilization (0.9) "
@@ -1052,7 +1091,8 @@ static void detect_g6(struct corr_state *st)
             corr_claim_add(st, "G6", 0.25, 1, series_rec(st, b, d.at, buf),
                            az_xstrdup("throughput drops beside the second job"),
                            az_xasprintf("Throughput fell %.0f %% (%.4g → %.4g %s) with both jobs "
-                                        "running.", d.pct, d.before, d.after, b->unit),
+                                        "running.",
+                                        d.pct, d.before, d.after, b->unit),
                            NULL);
         }
     }
@@ -1070,8 +1110,9 @@ static void detect_g1(struct corr_state *st)
     if (!r) r = find_fact(st, NULL, "torch_version");
     if (ct && !strncmp(ct, "12", 2) && ((cd && !strncmp(cd, "13", 2)) || st->ctx.is_gb10 == 1)) {
         corr_claim_add(st, "G1", 0.55, 1, r, az_xstrdup("torch built for CUDA 12"),
-                       cd && *cd ? az_xasprintf("torch is built for CUDA %s on a CUDA %s driver.", ct, cd)
-                                 : az_xasprintf("torch is built for CUDA %s on a GB10 (CUDA 13).", ct),
+                       cd && *cd
+                           ? az_xasprintf("torch is built for CUDA %s on a CUDA %s driver.", ct, cd)
+                           : az_xasprintf("torch is built for CUDA %s on a GB10 (CUDA 13).", ct),
                        NULL);
         if (entry_hit(st, "C.segfault"))
             corr_claim_add(st, "G1", 0.2, 1, entry_earliest(st, "C.segfault"),
@@ -1112,14 +1153,16 @@ static void detect_g7(struct corr_state *st)
         if (list && !has_a)
             corr_claim_add(st, "G7", 0.5, 1, al, az_xstrdup("no sm_121a in the arch list"),
                            az_xasprintf("NVFP4 on capability (12, 1) with arch list \"%s\": no "
-                                        "sm_121a, so no cvt.e2m1x2.", list),
+                                        "sm_121a, so no cvt.e2m1x2.",
+                                        list),
                            NULL);
         else if (has_a)
             corr_claim_add(st, "G7", 0, 0.4, al, NULL, NULL,
                            az_xasprintf("the build targets sm_121a (%s)", list));
         else
             corr_claim_add(st, "G7", 0.15, 1, qr, az_xstrdup("NVFP4 in use"),
-                           az_xstrdup("NVFP4 ran on SM121 with no sign of an sm_121a build."), NULL);
+                           az_xstrdup("NVFP4 ran on SM121 with no sign of an sm_121a build."),
+                           NULL);
     }
     double f4 = quant_throughput(st, "fp4"), f8 = quant_throughput(st, "fp8");
     if (!isnan(f4) && !isnan(f8) && f8 > 0) {
@@ -1153,13 +1196,17 @@ static void repl_visit(struct corr_state *st, void *vctx, const struct corr_rec 
     const char *ov = fact_str(r, "old_version"), *nv = fact_str(r, "new_version");
     const char *tag = ov ? strstr(ov, ".nv") : NULL;
     if (tag && isdigit((unsigned char)tag[3])) s->image_build = 1;
-    if (ov && nv) snprintf(name, sizeof name, "%s %s → %s", pkg, ov, nv);
-    else if (ov) snprintf(name, sizeof name, "%s %s", pkg, ov);
-    else snprintf(name, sizeof name, "%s", pkg);
+    if (ov && nv)
+        snprintf(name, sizeof name, "%s %s → %s", pkg, ov, nv);
+    else if (ov)
+        snprintf(name, sizeof name, "%s %s", pkg, ov);
+    else
+        snprintf(name, sizeof name, "%s", pkg);
     for (size_t i = 0; i < s->n && i < 4; i++) {
         size_t pl = strlen(pkg);
         if (!strncmp(s->pkgs[i], pkg, pl) && (s->pkgs[i][pl] == ' ' || !s->pkgs[i][pl])) {
-            if (strlen(name) > strlen(s->pkgs[i])) snprintf(s->pkgs[i], sizeof s->pkgs[i], "%s", name);
+            if (strlen(name) > strlen(s->pkgs[i]))
+                snprintf(s->pkgs[i], sizeof s->pkgs[i], "%s", name);
             return;
         }
     }
@@ -1174,7 +1221,8 @@ static void detect_g9(struct corr_state *st)
     each_rec(st, "G9", repl_visit, &s);
     if (s.n) {
         struct az_buf b = AZ_BUF_INIT;
-        for (size_t i = 0; i < s.n && i < 4; i++) az_buf_printf(&b, "%s%s", i ? ", " : "", s.pkgs[i]);
+        for (size_t i = 0; i < s.n && i < 4; i++)
+            az_buf_printf(&b, "%s%s", i ? ", " : "", s.pkgs[i]);
         char clock[32];
         fmt_clock(st, s.first->time, clock, sizeof clock);
         corr_claim_add(st, "G9", 0.3, 1, s.first, az_xstrdup("pip replaced the stack"),
@@ -1263,7 +1311,8 @@ static int training_diverged(struct corr_state *st, char *why, size_t n, const s
     last /= (double)q;
     /* most steps exploding, and the last quarter no better than 90 % of the first */
     if (huge * 2 < g->n || last < 0.9 * first) return 0;
-    snprintf(why, n, "grad_norm above 1e3 in %zu of %zu steps (max %.3g) while the loss went %.2f → %.2f",
+    snprintf(why, n,
+             "grad_norm above 1e3 in %zu of %zu steps (max %.3g) while the loss went %.2f → %.2f",
              huge, g->n, gmax, first, last);
     *at = series_rec(st, g, 0, why);
     return 1;
@@ -1279,10 +1328,12 @@ static void detect_g8(struct corr_state *st)
         char why[200];
         const struct corr_rec *at = NULL;
         if (training_diverged(st, why, sizeof why, &at))
-            corr_claim_add(st, "G8", 0.45, 1, at, az_xstrdup("playbook recipe trains a broken model"),
-                           az_xasprintf("A dgx-spark-playbooks recipe ran to the end without learning: "
-                                        "%s.", why),
-                           NULL);
+            corr_claim_add(
+                st, "G8", 0.45, 1, at, az_xstrdup("playbook recipe trains a broken model"),
+                az_xasprintf("A dgx-spark-playbooks recipe ran to the end without learning: "
+                             "%s.",
+                             why),
+                NULL);
         return;
     }
     char w[300];
@@ -1299,7 +1350,8 @@ static void g2_visit(struct corr_state *st, void *vctx, const struct corr_rec *r
     int *done = vctx;
     if (*done || r->file >= st->nfiles) return;
     /* a build step ("Building wheel for flash-attn", "Building from source") as the last line */
-    if (r->line == st->files[r->file].last_line && contains(r->text, "flash") && contains(r->text, "build")) {
+    if (r->line == st->files[r->file].last_line && contains(r->text, "flash") &&
+        contains(r->text, "build")) {
         corr_claim_add(st, "G2", 0.3, 1, r, az_xstrdup("flash-attn build never finished"),
                        az_xstrdup("The flash-attn build was the last thing the log shows."), NULL);
         *done = 1;
@@ -1312,7 +1364,8 @@ static void detect_g2(struct corr_state *st)
     each_rec(st, "G2", g2_visit, &done);
     /* Unsloth prefers flash-attn when it is importable (NGC ships a working SM121 build) and drops
      * an explicit attn_implementation="sdpa". The banner's "FA2 = True" alone is normal; with an
-     * SDPA request beside it, and above all with the model reporting flash_attention_2, it is G2. */
+     * SDPA request beside it, and above all with the model reporting flash_attention_2, it is G2.
+     */
     const struct corr_rec *req = find_sig_rec(st, "G2.sdpa-requested");
     if (!req) return;
     const struct corr_rec *chosen = find_sig_rec(st, "G2.attn-impl-flash");
@@ -1320,12 +1373,13 @@ static void detect_g2(struct corr_state *st)
     if (!chosen && !banner) return;
     char w[300];
     if (chosen)
-        corr_claim_add(st, "G2", banner ? 0.6 : 0.5, 1, chosen,
-                       az_xstrdup("flash_attention_2 chosen although SDPA was requested"),
-                       az_xasprintf("SDPA was requested (%s) but the model ran flash_attention_2%s.",
-                                    where(st, req, w, sizeof w),
-                                    banner ? " and Unsloth's banner shows FA2 = True" : ""),
-                       NULL);
+        corr_claim_add(
+            st, "G2", banner ? 0.6 : 0.5, 1, chosen,
+            az_xstrdup("flash_attention_2 chosen although SDPA was requested"),
+            az_xasprintf("SDPA was requested (%s) but the model ran flash_attention_2%s.",
+                         where(st, req, w, sizeof w),
+                         banner ? " and Unsloth's banner shows FA2 = True" : ""),
+            NULL);
     else
         corr_claim_add(st, "G2", 0.4, 1, banner, az_xstrdup("FA2 = True beside an SDPA request"),
                        az_xasprintf("SDPA was requested (%s) while Unsloth reports FA2 = True: "

@@ -20,7 +20,7 @@ struct feed_ctx {
     size_t file;
     const char *p;
     size_t len;
-    struct corr_rec proto;  /* fields only; lane/text point into the record, never freed */
+    struct corr_rec proto; /* fields only; lane/text point into the record, never freed */
     int smi_kind;
     int have_level, have_lane;
     char lane[CORR_LANE_MAX];
@@ -130,7 +130,8 @@ static void lane_host(struct corr_state *st, const char *lane, size_t n)
         size_t pl = strlen(not_host[i]);
         if (h >= pl && !memcmp(lane, not_host[i], pl)) {
             size_t k = pl;
-            while (k < h && ((lane[k] >= '0' && lane[k] <= '9') || lane[k] == ' ' || lane[k] == '_'))
+            while (k < h &&
+                   ((lane[k] >= '0' && lane[k] <= '9') || lane[k] == ' ' || lane[k] == '_'))
                 k++;
             if (k == h) return;
         }
@@ -163,8 +164,7 @@ static void clock_update(struct corr_file *f, struct az_time t)
         f->last_uptime = t.usec;
         f->seg_last_uptime[f->boot_seg] = t.usec;
         break;
-    case AZ_TIME_NONE:
-        break;
+    case AZ_TIME_NONE: break;
     }
 }
 
@@ -214,15 +214,17 @@ static int is_boot_marker(enum tok_kind kind, const char *p, size_t len)
 {
     size_t i = 0;
     while (i < len && p[i] == ' ') i++;
-    if (i < len && p[i] == '-' && (az_starts_with(p + i, len - i, "-- Boot ") ||
-                                   az_starts_with(p + i, len - i, "-- Reboot --")))
+    if (i < len && p[i] == '-' &&
+        (az_starts_with(p + i, len - i, "-- Boot ") ||
+         az_starts_with(p + i, len - i, "-- Reboot --")))
         return 1;
     if (kind != TOK_KIND_KERNEL) return 0;
     /* "] Linux version" or "kernel: Linux version ": look only where an 'L'/'l' starts one */
     for (size_t k = 2; k + 13 <= len; k++) {
         if ((p[k] | 0x20) != 'l' || !corr_lower_at(p, len, k, "linux version", 13)) continue;
         if (corr_lower_at(p, len, k - 2, "] ", 2)) return 1;
-        if (k >= 8 && corr_lower_at(p, len, k - 8, "kernel: ", 8) && corr_lower_at(p, len, k + 13, " ", 1))
+        if (k >= 8 && corr_lower_at(p, len, k - 8, "kernel: ", 8) &&
+            corr_lower_at(p, len, k + 13, " ", 1))
             return 1;
     }
     return 0;
@@ -247,8 +249,8 @@ static void finish_member_last(struct corr_file *f)
     size_t n = AZ_MIN(f->lastrec_len, sizeof f->last_text - 1);
     memcpy(f->last_text, f->lastrec, n);
     f->last_text[n] = '\0';
-    f->last_level = f->lastrec_level >= 0 ? f->lastrec_level
-                                          : (int)tok_parse_level(f->lastrec, f->lastrec_len);
+    f->last_level =
+        f->lastrec_level >= 0 ? f->lastrec_level : (int)tok_parse_level(f->lastrec, f->lastrec_len);
 }
 
 static void feed_record(struct corr_state *st, struct match_scanner *scanner, size_t fi,
@@ -298,8 +300,10 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
     c.proto.lane = f->lane;
     if (may_name_host(p, len, tend, tend > 0)) {
         size_t ln = tok_parse_lane(f->kind, p, len, c.lane, sizeof c.lane);
-        if (ln) lane_host(st, c.lane, ln);
-        else memcpy(c.lane, f->lane, sizeof c.lane);
+        if (ln)
+            lane_host(st, c.lane, ln);
+        else
+            memcpy(c.lane, f->lane, sizeof c.lane);
         c.proto.lane = c.lane;
         c.have_lane = 1;
     }
@@ -393,8 +397,9 @@ void corr_scan_input(struct corr_state *st, struct match_scanner *scanner, const
             f->broken = 1;
             corr_warn(st, "%s", ingest_reader_error(r));
         }
-        if (cut) corr_warn(st, "%s: %llu records cut at the line-length cap", f->display,
-                           (unsigned long long)cut);
+        if (cut)
+            corr_warn(st, "%s: %llu records cut at the line-length cap", f->display,
+                      (unsigned long long)cut);
         uint64_t delta = ingest_reader_stats(r)->bytes_out - bytes0;
         f->bytes = delta ? delta : mbytes;
         st->records += f->records;
@@ -462,7 +467,9 @@ enum az_status corr_analyze(const struct corr_config *cfg, struct match_scanner 
         while (*s) {
             const char *nl = strchr(s, '\n');
             size_t n = nl ? (size_t)(nl - s) : strlen(s);
-            if (n) corr_warn(st, "signature %.*s: PCRE2 match limit hit, treated as no match", (int)n, s);
+            if (n)
+                corr_warn(st, "signature %.*s: PCRE2 match limit hit, treated as no match", (int)n,
+                          s);
             s += n + (nl ? 1 : 0);
         }
     }

@@ -10,19 +10,19 @@
 
 #include "correlate/corr_private.h"
 
-#define WEAK_ONLY_CAP 0.3   /* hints alone never reach the default threshold (0.35) */
-#define CONTEXT_BONUS 0.1   /* each context hit, only beside real evidence (at most 3) */
-#define MIN_FINDING 0.05    /* below this a candidate is ruled out */
+#define WEAK_ONLY_CAP 0.3  /* hints alone never reach the default threshold (0.35) */
+#define CONTEXT_BONUS 0.1  /* each context hit, only beside real evidence (at most 3) */
+#define MIN_FINDING   0.05 /* below this a candidate is ruled out */
 
 struct ev_item {
     const struct corr_rec *rec;
     const char *note;
-    int rank;               /* 0 decisive, 1 other */
+    int rank; /* 0 decisive, 1 other */
 };
 
 struct cand {
     const struct match_entry *e;
-    size_t order;           /* pack order */
+    size_t order; /* pack order */
     double conf;
     const struct corr_rec *earliest; /* earliest supporting record */
     size_t nev, capev;
@@ -36,7 +36,8 @@ static const char *default_ruled_out(const char *id)
     static const struct {
         const char *id, *why;
     } t[] = {
-        {"G1", "no undefined CUDA symbol, missing libcudart.so.12 or CUDA 12 torch on a CUDA 13 driver"},
+        {"G1",
+         "no undefined CUDA symbol, missing libcudart.so.12 or CUDA 12 torch on a CUDA 13 driver"},
         {"G2", "no flash-attn build failure and no FA2 chosen over SDPA"},
         {"G3", "no OOM anywhere"},
         {"G4", "no power plateau near 100 W, thermal slowdown or spontaneous reboot"},
@@ -101,7 +102,8 @@ static void weigh(struct corr_state *st, struct cand *c)
         if (!c->earliest || corr_rec_cmp(st, first, c->earliest) < 0) c->earliest = first;
         if (nsigsum < 2) {
             char clock[32] = "";
-            if (first->time.kind != AZ_TIME_NONE) az_time_format(first->time, 0, clock, sizeof clock);
+            if (first->time.kind != AZ_TIME_NONE)
+                az_time_format(first->time, 0, clock, sizeof clock);
             az_buf_printf(&sigsum, "%s%s: %llu line%s, first at %s:%llu%s%s.", nsigsum ? " " : "",
                           sig->summary && *sig->summary ? sig->summary : e->title,
                           (unsigned long long)ss->count, ss->count == 1 ? "" : "s",
@@ -120,13 +122,16 @@ static void weigh(struct corr_state *st, struct cand *c)
             nsupport++;
             if (cl->rec) {
                 ev_push(c, cl->rec, cl->note, 1);
-                if (!c->earliest || corr_rec_cmp(st, cl->rec, c->earliest) < 0) c->earliest = cl->rec;
+                if (!c->earliest || corr_rec_cmp(st, cl->rec, c->earliest) < 0)
+                    c->earliest = cl->rec;
             }
-            if (cl->summary) az_buf_printf(&c->summary, "%s%s", c->summary.len ? " " : "", cl->summary);
+            if (cl->summary)
+                az_buf_printf(&c->summary, "%s%s", c->summary.len ? " " : "", cl->summary);
         }
         if (cl->factor < 1) {
             factor *= cl->factor;
-            if (cl->reason) az_buf_printf(&c->lowered, "%s%s", c->lowered.len ? "; " : "", cl->reason);
+            if (cl->reason)
+                az_buf_printf(&c->lowered, "%s%s", c->lowered.len ? "; " : "", cl->reason);
         }
         if (cl->cap > 0 && cl->cap < cap) {
             cap = cl->cap;
@@ -138,7 +143,8 @@ static void weigh(struct corr_state *st, struct cand *c)
     if (supp > 0 && nctx) supp = 1 - (1 - supp) * pow(1 - CONTEXT_BONUS, AZ_MIN(nctx, 3));
     if (maxw < 0.5) supp = AZ_MIN(supp, WEAK_ONLY_CAP);
     c->conf = AZ_MIN(supp * factor, cap);
-    if (!c->summary.len && sigsum.len) az_buf_append(&c->summary, sigsum.data, sigsum.len);
+    if (!c->summary.len && sigsum.len)
+        az_buf_append(&c->summary, sigsum.data, sigsum.len);
     else if (sigsum.len && nsigsum) {
         /* detector sentences first, then what the signatures add */
         az_buf_printf(&c->summary, " %s", sigsum.data);
@@ -191,7 +197,8 @@ static void ferr_visit(void *vctx, const struct corr_rec *r)
 }
 
 /* The earliest error line among an entry's own signature hits, or NULL. */
-static const struct corr_rec *entry_first_error(const struct corr_state *st, const struct match_entry *e)
+static const struct corr_rec *entry_first_error(const struct corr_state *st,
+                                                const struct match_entry *e)
 {
     struct ferr_ctx f = {st, NULL};
     for (size_t i = 0; i < e->nsigs; i++) {
@@ -284,7 +291,8 @@ void corr_score(struct corr_state *st, struct corr_result *r)
             struct corr_finding *f = &r->findings[r->nfindings++];
             f->entry = c->e;
             f->confidence = AZ_MIN(1.0, AZ_MAX(0.0, c->conf));
-            if (c->lowered.len) az_buf_printf(&c->summary, " Less likely because %s.", c->lowered.data);
+            if (c->lowered.len)
+                az_buf_printf(&c->summary, " Less likely because %s.", c->lowered.data);
             f->summary = az_buf_steal(&c->summary);
             sort_evidence(st, c);
             f->nevidence = AZ_MIN(c->nev, (size_t)CORR_EVIDENCE_MAX);

@@ -93,8 +93,8 @@ struct az_time corr_parse_ctime(const char *p, size_t len)
 
 /* ---- builders ---- */
 
-static int find_builder(const struct corr_state *st, size_t file, const char *lane, const char *name,
-                        const char *unit)
+static int find_builder(const struct corr_state *st, size_t file, const char *lane,
+                        const char *name, const char *unit)
 {
     for (size_t i = st->nseries; i-- > 0;) {
         const struct corr_sbuild *b = &st->series[i];
@@ -195,7 +195,8 @@ static void metric_add(struct corr_state *st, size_t file, int gpu, enum corr_me
     struct corr_file *f = &st->files[file];
     if (gpu <= 0) {
         if (f->series_idx[m] < 0)
-            f->series_idx[m] = new_builder(st, file, f->lane, metric_info[m].name, metric_info[m].unit, t);
+            f->series_idx[m] =
+                new_builder(st, file, f->lane, metric_info[m].name, metric_info[m].unit, t);
         push_at(st, f->series_idx[m], t, v, line);
         return;
     }
@@ -252,14 +253,14 @@ static int csv_metric(const char *p, size_t len)
         return CORR_M_POWER;
     if (!strcmp(name, "temperature.gpu")) return CORR_M_TEMP;
     if (!strcmp(name, "clocks.sm") || !strcmp(name, "clocks.current.sm")) return CORR_M_SM_CLK;
-    if (!strcmp(name, "clocks.mem") || !strcmp(name, "clocks.current.memory")) return CORR_M_MEM_CLK;
+    if (!strcmp(name, "clocks.mem") || !strcmp(name, "clocks.current.memory"))
+        return CORR_M_MEM_CLK;
     if (!strcmp(name, "utilization.gpu")) return CORR_M_UTIL_GPU;
     if (!strcmp(name, "utilization.memory")) return CORR_M_UTIL_MEM;
     if (!strcmp(name, "memory.used")) return CORR_M_MEM_USED;
     if (!strcmp(name, "memory.total")) return CORR_M_MEM_TOTAL;
     return CORR_M_NONE;
 }
-
 
 /* "power.draw" or "temperature.gpu" anywhere in the record. Runs on every record of most kinds,
  * so it only looks around the '.' bytes (memchr) instead of trying every offset. */
@@ -324,8 +325,10 @@ static void csv_row(struct corr_state *st, size_t file, const char *p, size_t le
             trim(&q, &ql);
             int active = ql == 6 && !strncmp(q, "Active", 6);
             have_thr = 1;
-            if (m == CORR_M_THR_THERMAL) thermal |= active;
-            else power |= active;
+            if (m == CORR_M_THR_THERMAL)
+                thermal |= active;
+            else
+                power |= active;
         } else if (m == CORR_M_THR_ACTIVE) {
             const char *q = v;
             size_t ql = vl;
@@ -340,8 +343,10 @@ static void csv_row(struct corr_state *st, size_t file, const char *p, size_t le
             double g;
             if (!lead_number(v, vl, &g)) gpu = (int)g;
         } else if (m >= 0 && m < CORR_M_COUNT) {
-            if (is_na(v, vl)) na[n] = 1;
-            else lead_number(v, vl, &vals[n]);
+            if (is_na(v, vl))
+                na[n] = 1;
+            else
+                lead_number(v, vl, &vals[n]);
         }
         n++;
         i = j + 1;
@@ -374,16 +379,26 @@ static void dmon_header(struct corr_file *f, const char *p, size_t len)
         for (size_t k = 0; k < tl; k++) tokn[k] = (char)tolower((unsigned char)p[i + k]);
         tokn[tl] = '\0';
         int m = CORR_M_NONE;
-        if (!strcmp(tokn, "gpu")) m = CORR_M_GPU_INDEX;
-        else if (!strcmp(tokn, "pwr")) m = CORR_M_POWER;
-        else if (!strcmp(tokn, "gtemp")) m = CORR_M_TEMP;
-        else if (!strcmp(tokn, "sm")) m = CORR_M_UTIL_GPU;
-        else if (!strcmp(tokn, "mem")) m = CORR_M_UTIL_MEM;
-        else if (!strcmp(tokn, "mclk")) m = CORR_M_MEM_CLK;
-        else if (!strcmp(tokn, "pclk")) m = CORR_M_SM_CLK;
-        else if (!strcmp(tokn, "fb")) m = CORR_M_MEM_USED;
-        else if (!strcmp(tokn, "date")) m = CORR_M_DMON_DATE;
-        else if (!strcmp(tokn, "time")) m = CORR_M_DMON_TIME;
+        if (!strcmp(tokn, "gpu"))
+            m = CORR_M_GPU_INDEX;
+        else if (!strcmp(tokn, "pwr"))
+            m = CORR_M_POWER;
+        else if (!strcmp(tokn, "gtemp"))
+            m = CORR_M_TEMP;
+        else if (!strcmp(tokn, "sm"))
+            m = CORR_M_UTIL_GPU;
+        else if (!strcmp(tokn, "mem"))
+            m = CORR_M_UTIL_MEM;
+        else if (!strcmp(tokn, "mclk"))
+            m = CORR_M_MEM_CLK;
+        else if (!strcmp(tokn, "pclk"))
+            m = CORR_M_SM_CLK;
+        else if (!strcmp(tokn, "fb"))
+            m = CORR_M_MEM_USED;
+        else if (!strcmp(tokn, "date"))
+            m = CORR_M_DMON_DATE;
+        else if (!strcmp(tokn, "time"))
+            m = CORR_M_DMON_TIME;
         f->dmon_map[n++] = m;
         i = j;
     }
@@ -408,7 +423,8 @@ static void dmon_row(struct corr_state *st, size_t file, const char *p, size_t l
         if (m == CORR_M_DMON_DATE && j - i == 8 && !digits(p + i, 8, &ymd)) {
             have_date = 1;
         } else if (m == CORR_M_DMON_TIME && j - i == 8 && p[i + 2] == ':' &&
-                   !digits(p + i, 2, &hh) && !digits(p + i + 3, 2, &mi) && !digits(p + i + 6, 2, &ss)) {
+                   !digits(p + i, 2, &hh) && !digits(p + i + 3, 2, &mi) &&
+                   !digits(p + i + 6, 2, &ss)) {
             have_time = 1;
         } else if (m == CORR_M_GPU_INDEX) {
             double g;
@@ -426,7 +442,8 @@ static void dmon_row(struct corr_state *st, size_t file, const char *p, size_t l
     }
     for (int k = 0; k < n; k++) {
         int m = f->dmon_map[k];
-        if (m >= 0 && m < CORR_M_COUNT) metric_add(st, file, gpu, (enum corr_metric)m, t, vals[k], line);
+        if (m >= 0 && m < CORR_M_COUNT)
+            metric_add(st, file, gpu, (enum corr_metric)m, t, vals[k], line);
     }
 }
 
@@ -465,8 +482,10 @@ static void q_record(struct corr_state *st, size_t file, const char *p, size_t l
         int power = az_memcasemem(k, kl, "Power Cap", 9) || az_memcasemem(k, kl, "Power Brake", 11);
         if (thermal || power) {
             /* One sample per reason line; count snapshots where a reason is active. */
-            if (active) note_throttle(st, file, line, t, p, len, thermal, power);
-            else if (thermal && az_memcasemem(k, kl, "SW Thermal", 10)) note_throttle(st, file, line, t, p, len, 0, 0);
+            if (active)
+                note_throttle(st, file, line, t, p, len, thermal, power);
+            else if (thermal && az_memcasemem(k, kl, "SW Thermal", 10))
+                note_throttle(st, file, line, t, p, len, 0, 0);
         }
         return;
     }
@@ -481,10 +500,13 @@ static void q_record(struct corr_state *st, size_t file, const char *p, size_t l
         metric_add(st, file, 0, CORR_M_MEM_CLK, t, num, line);
     } else if (!strcmp(sec, "Utilization") && KEY_IS("Gpu") && !lead_number(v, vl, &num)) {
         metric_add(st, file, 0, CORR_M_UTIL_GPU, t, num, line);
-    } else if (az_memcasemem(sec, sl, "FB Memory Usage", 15) && (KEY_IS("Used") || KEY_IS("Total"))) {
-        if (is_na(v, vl)) note_mem_na(st, file, line, t, p, len);
+    } else if (az_memcasemem(sec, sl, "FB Memory Usage", 15) &&
+               (KEY_IS("Used") || KEY_IS("Total"))) {
+        if (is_na(v, vl))
+            note_mem_na(st, file, line, t, p, len);
         else if (!lead_number(v, vl, &num))
-            metric_add(st, file, 0, KEY_IS("Used") ? CORR_M_MEM_USED : CORR_M_MEM_TOTAL, t, num, line);
+            metric_add(st, file, 0, KEY_IS("Used") ? CORR_M_MEM_USED : CORR_M_MEM_TOTAL, t, num,
+                       line);
     }
 #undef KEY_IS
 }
@@ -504,8 +526,10 @@ static void table_record(struct corr_state *st, size_t file, const char *p, size
         if (j > i + 1 && isdigit((unsigned char)p[i])) {
             size_t d = i;
             while (d < j && (isdigit((unsigned char)p[d]) || p[d] == '.')) d++;
-            if (d == j - 1 && p[d] == 'C' && isnan(temp)) tok_parse_double(p + i, d - i, &temp);
-            else if (d == j - 1 && p[d] == 'W' && isnan(power)) tok_parse_double(p + i, d - i, &power);
+            if (d == j - 1 && p[d] == 'C' && isnan(temp))
+                tok_parse_double(p + i, d - i, &temp);
+            else if (d == j - 1 && p[d] == 'W' && isnan(power))
+                tok_parse_double(p + i, d - i, &power);
         }
         i = j;
     }
@@ -523,8 +547,8 @@ static void cache_seen(struct corr_state *st, size_t file, uint64_t kb, uint64_t
     if (kb <= st->meminfo_cached_kb) return;
     st->meminfo_cached_kb = kb;
     corr_rec_clear(&st->cache_rec);
-    corr_rec_fill(&st->cache_rec, file, line, line, t, 0, 0, TOK_LEVEL_NONE, st->files[file].lane, p,
-                  len, NULL);
+    corr_rec_fill(&st->cache_rec, file, line, line, t, 0, 0, TOK_LEVEL_NONE, st->files[file].lane,
+                  p, len, NULL);
     st->have_cache_rec = 1;
 }
 
@@ -606,8 +630,10 @@ void corr_series_record(struct corr_state *st, size_t file, const char *p, size_
     struct corr_file *f = &st->files[file];
     switch (f->kind) {
     case TOK_KIND_SMI_CSV:
-        if (csv_is_header(p, len)) csv_header(f, p, len);
-        else if (f->csv_ncols > 0) csv_row(st, file, p, len, line, t);
+        if (csv_is_header(p, len))
+            csv_header(f, p, len);
+        else if (f->csv_ncols > 0)
+            csv_row(st, file, p, len, line, t);
         break;
     case TOK_KIND_SMI_DMON:
         if (len && p[0] == '#') {
@@ -618,16 +644,10 @@ void corr_series_record(struct corr_state *st, size_t file, const char *p, size_
             dmon_row(st, file, p, len, line, t);
         }
         break;
-    case TOK_KIND_SMI_Q:
-        q_record(st, file, p, len, line, t);
-        break;
-    case TOK_KIND_SMI:
-        table_record(st, file, p, len, line, t);
-        break;
+    case TOK_KIND_SMI_Q: q_record(st, file, p, len, line, t); break;
+    case TOK_KIND_SMI: table_record(st, file, p, len, line, t); break;
     case TOK_KIND_MEMINFO:
-    case TOK_KIND_TEXT:
-        meminfo_record(st, file, p, len, line, t);
-        break;
+    case TOK_KIND_TEXT: meminfo_record(st, file, p, len, line, t); break;
     case TOK_KIND_TRAIN:
     case TOK_KIND_STDERR:
     case TOK_KIND_KERNEL:
@@ -641,7 +661,8 @@ void corr_series_record(struct corr_state *st, size_t file, const char *p, size_
     case TOK_KIND_COUNT:
         /* A sampler CSV inside another kind's file: "timestamp,temperature.gpu,power.draw". */
         if (!memchr(p, ',', len)) break; /* neither a header nor a row: most records */
-        if (csv_is_header(p, len)) csv_header(f, p, len);
+        if (csv_is_header(p, len))
+            csv_header(f, p, len);
         else if (f->csv_ncols > 0 && t.kind != AZ_TIME_NONE)
             csv_row(st, file, p, len, line, t);
         break;
@@ -715,8 +736,8 @@ size_t corr_series_hit_mapped(struct corr_state *st, size_t file, const char *la
     return stride;
 }
 
-void corr_series_hit(struct corr_state *st, size_t file, const char *lane, const struct match_hit *hit,
-                     uint64_t line, struct az_time t, int smi_kind)
+void corr_series_hit(struct corr_state *st, size_t file, const char *lane,
+                     const struct match_hit *hit, uint64_t line, struct az_time t, int smi_kind)
 {
     for (size_t i = 0; i < hit->nfacts; i++) {
         const struct match_fact *mf = &hit->facts[i];

@@ -19,7 +19,8 @@ static struct az_time place_noyear(const struct corr_state *st, struct az_time t
     for (int64_t y = st->run_year - 1; y <= st->run_year + 1; y++) {
         struct az_time c = az_time_set_year(t, y);
         int64_t d = c.usec < st->run_start ? st->run_start - c.usec
-                    : c.usec > st->run_end ? c.usec - st->run_end : 0;
+                    : c.usec > st->run_end ? c.usec - st->run_end
+                                           : 0;
         if (d < bestd) {
             bestd = d;
             best = c;
@@ -114,10 +115,8 @@ struct az_time corr_timeline_map(const struct corr_state *st, size_t file, struc
 {
     switch (raw.kind) {
     case AZ_TIME_NONE:
-    case AZ_TIME_ABS:
-        return raw;
-    case AZ_TIME_NOYEAR:
-        return place_noyear(st, raw);
+    case AZ_TIME_ABS: return raw;
+    case AZ_TIME_NOYEAR: return place_noyear(st, raw);
     case AZ_TIME_BOOT:
         if (file < st->nfiles && st->files[file].seg_placed && boot_seg < CORR_BOOT_SEGS) {
             *approx = 1;
@@ -178,7 +177,7 @@ int corr_rec_cmp(const struct corr_state *st, const struct corr_rec *a, const st
 /* ---- events ---- */
 
 struct ev_cand {
-    int prio;            /* lower is kept first when the cap bites */
+    int prio; /* lower is kept first when the cap bites */
     struct corr_event ev;
 };
 
@@ -204,7 +203,8 @@ static void ev_add(struct ev_list *l, int prio, size_t file, uint64_t line, stru
     c->ev.background = prio >= 4 || (prio == 2 && !entry_id);
 }
 
-static int ev_time_cmp(const struct corr_state *st, const struct corr_event *a, const struct corr_event *b)
+static int ev_time_cmp(const struct corr_state *st, const struct corr_event *a,
+                       const struct corr_event *b)
 {
     int c = time_cmp(st, a->time, b->time);
     if (c) return c;
@@ -252,7 +252,8 @@ static char *snippet(const char *label, const char *text)
     while (n && (text[n - 1] == ' ' || text[n - 1] == '\t')) n--;
     const char *s = text;
     while (*s == ' ' || *s == '\t') s++, n = n ? n - 1 : 0;
-    return n > 72 ? az_xasprintf("%s: %.72s...", label, s) : az_xasprintf("%s: %.*s", label, (int)n, s);
+    return n > 72 ? az_xasprintf("%s: %.72s...", label, s)
+                  : az_xasprintf("%s: %.*s", label, (int)n, s);
 }
 
 void corr_timeline_events(const struct corr_state *st, struct corr_result *r)
@@ -268,9 +269,8 @@ void corr_timeline_events(const struct corr_state *st, struct corr_result *r)
                snippet(tok_kind_name(f->kind), f->first_text), NULL);
         if (f->last_line != f->first_line) {
             approx = 0;
-            struct az_time t1 = corr_timeline_map(st, i, f->last_time,
-                                                  f->last_time.kind == AZ_TIME_BOOT ? f->boot_seg : 0,
-                                                  &approx);
+            struct az_time t1 = corr_timeline_map(
+                st, i, f->last_time, f->last_time.kind == AZ_TIME_BOOT ? f->boot_seg : 0, &approx);
             ev_add(&l, 3, i, f->last_line, t1, approx, f->lane, snippet("last line", f->last_text),
                    NULL);
         }
@@ -285,9 +285,9 @@ void corr_timeline_events(const struct corr_state *st, struct corr_result *r)
         int prio = fam_ok ? (sig->strength >= MATCH_STRONG ? 1 : 2) : 4;
         const char *what = sig->summary && *sig->summary ? sig->summary : e->title;
         const struct corr_rec *first = corr_sig_earliest(st, s);
-        char *label = ss->count > 1
-                          ? az_xasprintf("%s %s (%llu lines)", e->id, what, (unsigned long long)ss->count)
-                          : az_xasprintf("%s %s", e->id, what);
+        char *label = ss->count > 1 ? az_xasprintf("%s %s (%llu lines)", e->id, what,
+                                                   (unsigned long long)ss->count)
+                                    : az_xasprintf("%s %s", e->id, what);
         ev_add(&l, prio, first->file, first->line, first->time, first->approx, first->lane, label,
                finding_id(r, e));
     }

@@ -47,10 +47,10 @@
 #include "common/az.h"
 
 struct ingest_options {
-    size_t max_line;         /* record cap in bytes (--max-line, default 64 KiB) */
-    uint64_t expand_floor;   /* decompressed bytes always allowed per member (default 1 GiB) */
-    uint64_t expand_ratio;   /* x compressed size allowed beyond the floor (default 64) */
-    unsigned max_depth;      /* archive/compression nesting levels (default 4) */
+    size_t max_line;       /* record cap in bytes (--max-line, default 64 KiB) */
+    uint64_t expand_floor; /* decompressed bytes always allowed per member (default 1 GiB) */
+    uint64_t expand_ratio; /* x compressed size allowed beyond the floor (default 64) */
+    unsigned max_depth;    /* archive/compression nesting levels (default 4) */
 };
 
 /* Fill o with the defaults above. */
@@ -110,17 +110,17 @@ struct ingest_member {
 struct ingest_line {
     const char *text; /* borrowed; escape sequences removed; no line terminator */
     size_t len;
-    uint64_t lineno;  /* 1-based physical (LF) line number in the member */
-    int cut;          /* 1 when the record was longer than max_line and was cut */
+    uint64_t lineno; /* 1-based physical (LF) line number in the member */
+    int cut;         /* 1 when the record was longer than max_line and was cut */
 };
 
 struct ingest_stats {
-    uint64_t bytes_in;   /* bytes read from the file or stdin */
-    uint64_t bytes_out;  /* decoded bytes delivered (all members) */
-    uint64_t records;    /* records delivered */
-    uint64_t cut_lines;  /* records cut at max_line */
-    uint64_t members;    /* members opened */
-    uint64_t skipped;    /* members skipped (binary, corrupt, bomb, depth) */
+    uint64_t bytes_in;  /* bytes read from the file or stdin */
+    uint64_t bytes_out; /* decoded bytes delivered (all members) */
+    uint64_t records;   /* records delivered */
+    uint64_t cut_lines; /* records cut at max_line */
+    uint64_t members;   /* members opened */
+    uint64_t skipped;   /* members skipped (binary, corrupt, bomb, depth) */
 };
 
 struct ingest_reader;

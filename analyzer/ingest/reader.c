@@ -26,9 +26,9 @@
 
 #include "ingest/ingest_private.h"
 
-#define READ_BUF_SIZE ((size_t)256 * 1024)
+#define READ_BUF_SIZE   ((size_t)256 * 1024)
 #define ARCHIVE_IN_SIZE ((size_t)128 * 1024)
-#define NO_POS ((size_t)-1)
+#define NO_POS          ((size_t)-1)
 /* ARCHIVE_RETRY from header reads: each skips damaged input; give up past this many anyway. */
 #define ARCHIVE_RETRY_MAX (1 << 20)
 
@@ -42,13 +42,13 @@ struct layer {
     size_t idx;              /* position in r->layers */
     char *pend;              /* sniffed bytes handed back, returned before any new read (owned) */
     size_t pend_len, pend_pos;
-    int eof;    /* the layer's output ended */
-    int failed; /* the layer's output broke; the cause is in r->cause */
-    char *display; /* what this layer's output is called (owned) */
-    char *name;    /* base-name hint (owned) */
+    int eof;               /* the layer's output ended */
+    int failed;            /* the layer's output broke; the cause is in r->cause */
+    char *display;         /* what this layer's output is called (owned) */
+    char *name;            /* base-name hint (owned) */
     const char *codec;     /* "zstd", a libarchive filter name, or NULL (static or libarchive) */
     const char *container; /* "tar", "zip", ... or NULL */
-    unsigned depth; /* nesting levels this layer adds */
+    unsigned depth;        /* nesting levels this layer adds */
     /* LAYER_FD */
     int fd, close_fd;
     /* LAYER_CALLBACK */
@@ -65,13 +65,13 @@ struct layer {
     uint64_t zout; /* bytes decoded by this layer, for the bomb guard */
     /* LAYER_ARCHIVE */
     struct archive *ar;
-    char *ain; /* input buffer handed to libarchive (owned) */
+    char *ain;       /* input buffer handed to libarchive (owned) */
     const char *blk; /* rest of the current data block (libarchive's) */
     size_t blk_len;
-    int raw;         /* libarchive's raw format: one member, the decoded stream */
-    int dead;        /* libarchive returned ARCHIVE_FATAL: no more headers */
-    int retries;     /* damaged headers skipped so far */
-    int stashed;     /* positioned at an entry found after reporting damage */
+    int raw;     /* libarchive's raw format: one member, the decoded stream */
+    int dead;    /* libarchive returned ARCHIVE_FATAL: no more headers */
+    int retries; /* damaged headers skipped so far */
+    int stashed; /* positioned at an entry found after reporting damage */
 };
 
 struct ingest_reader {
@@ -92,9 +92,9 @@ struct ingest_reader {
     enum az_status end_status; /* AZ_EOF, or AZ_FAIL once the member broke */
     size_t lf_at;              /* next LF at or after pos, NO_POS: none in [pos, len) */
     int lf_valid;
-    uint64_t lineno;  /* physical line of the next record */
-    int after_cr;     /* the last record ended at CR: a LF next completes a CRLF */
-    int skipping;     /* dropping the rest of a cut record */
+    uint64_t lineno;     /* physical line of the next record */
+    int after_cr;        /* the last record ended at CR: a LF next completes a CRLF */
+    int skipping;        /* dropping the rest of a cut record */
     uint64_t member_out; /* decoded bytes of this member, for the bomb cap */
     char *scratch;       /* max_line bytes for escape removal (owned) */
     struct az_buf cause; /* reason text from the layer that broke, without the display */
@@ -364,8 +364,8 @@ static const char *base_name(const char *path)
 /* "dmesg.log.gz" decoded is "dmesg.log": the name is a classification hint. */
 static char *strip_codec_suffix(const char *name)
 {
-    static const char *const suffixes[] = {".gz", ".zst", ".zstd", ".xz", ".bz2", ".lz4",
-                                           ".Z",  ".lzma", ".lz"};
+    static const char *const suffixes[] = {".gz",  ".zst", ".zstd", ".xz", ".bz2",
+                                           ".lz4", ".Z",   ".lzma", ".lz"};
     size_t len = strlen(name);
     for (size_t i = 0; i < AZ_ARRAY_LEN(suffixes); i++) {
         size_t sl = strlen(suffixes[i]);
@@ -412,25 +412,28 @@ static enum sniff sniff(const unsigned char *p, size_t n)
     } magics[] = {
         {0, 2, "\x1f\x8b", SNIFF_FILTER}, /* gzip */
         {0, 2, "\x1f\x9d", SNIFF_FILTER}, /* compress (.Z) */
-        {0, 6, "\xfd" "7zXZ\0", SNIFF_FILTER}, /* xz */
-        {0, 3, "\x5d\0\0", SNIFF_FILTER}, /* lzma alone */
-        {0, 4, "LZIP", SNIFF_FILTER}, /* lzip */
-        {0, 4, "\x04\x22\x4d\x18", SNIFF_FILTER}, /* lz4 frame */
-        {0, 4, "\x02\x21\x4c\x18", SNIFF_FILTER}, /* lz4 legacy */
-        {0, 9, "\x89LZO\0\r\n\x1a\n", SNIFF_FILTER}, /* lzop */
-        {0, 4, "PK\x03\x04", SNIFF_CONTAINER}, /* zip */
-        {0, 4, "PK\x05\x06", SNIFF_CONTAINER}, /* empty zip */
+        {0, 6,
+         "\xfd"
+         "7zXZ\0",
+         SNIFF_FILTER},                                /* xz */
+        {0, 3, "\x5d\0\0", SNIFF_FILTER},              /* lzma alone */
+        {0, 4, "LZIP", SNIFF_FILTER},                  /* lzip */
+        {0, 4, "\x04\x22\x4d\x18", SNIFF_FILTER},      /* lz4 frame */
+        {0, 4, "\x02\x21\x4c\x18", SNIFF_FILTER},      /* lz4 legacy */
+        {0, 9, "\x89LZO\0\r\n\x1a\n", SNIFF_FILTER},   /* lzop */
+        {0, 4, "PK\x03\x04", SNIFF_CONTAINER},         /* zip */
+        {0, 4, "PK\x05\x06", SNIFF_CONTAINER},         /* empty zip */
         {0, 6, "7z\xbc\xaf\x27\x1c", SNIFF_CONTAINER}, /* 7z */
-        {0, 6, "Rar!\x1a\x07", SNIFF_CONTAINER}, /* rar, rar5 */
-        {0, 4, "xar!", SNIFF_CONTAINER}, /* xar */
-        {0, 4, "MSCF", SNIFF_CONTAINER}, /* cab */
-        {0, 6, "070707", SNIFF_CONTAINER}, /* cpio odc */
-        {0, 6, "070701", SNIFF_CONTAINER}, /* cpio newc */
-        {0, 6, "070702", SNIFF_CONTAINER}, /* cpio crc */
-        {0, 2, "\xc7\x71", SNIFF_CONTAINER}, /* cpio binary, little endian */
-        {0, 2, "\x71\xc7", SNIFF_CONTAINER}, /* cpio binary, big endian */
-        {0, 8, "!<arch>\n", SNIFF_CONTAINER}, /* ar */
-        {32769, 5, "CD001", SNIFF_CONTAINER}, /* iso9660 */
+        {0, 6, "Rar!\x1a\x07", SNIFF_CONTAINER},       /* rar, rar5 */
+        {0, 4, "xar!", SNIFF_CONTAINER},               /* xar */
+        {0, 4, "MSCF", SNIFF_CONTAINER},               /* cab */
+        {0, 6, "070707", SNIFF_CONTAINER},             /* cpio odc */
+        {0, 6, "070701", SNIFF_CONTAINER},             /* cpio newc */
+        {0, 6, "070702", SNIFF_CONTAINER},             /* cpio crc */
+        {0, 2, "\xc7\x71", SNIFF_CONTAINER},           /* cpio binary, little endian */
+        {0, 2, "\x71\xc7", SNIFF_CONTAINER},           /* cpio binary, big endian */
+        {0, 8, "!<arch>\n", SNIFF_CONTAINER},          /* ar */
+        {32769, 5, "CD001", SNIFF_CONTAINER},          /* iso9660 */
     };
     for (size_t i = 0; i < AZ_ARRAY_LEN(magics); i++)
         if (has_magic(p, n, magics[i].off, magics[i].magic, magics[i].len)) return magics[i].kind;

@@ -5,7 +5,7 @@
 
 /* NUL runs tolerated in the first 8 KiB: a log that had a crash or a copytruncate hole has one or
  * two; executables, images and unknown compressed data have dozens. */
-#define BINARY_NUL_WINDOW 8192
+#define BINARY_NUL_WINDOW   8192
 #define BINARY_NUL_RUNS_MAX 8
 
 /* Length of a valid UTF-8 sequence at p (2..4), 0 when invalid, -1 when cut by the end. */

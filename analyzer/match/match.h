@@ -1,5 +1,6 @@
 /*
- * match/match.h - the signature pack (the JSON files in patterns/) and the matcher that tags records with it.
+ * match/match.h - the signature pack (the JSON files in patterns/) and the matcher that tags
+ * records with it.
  *
  * A pack is a list of entries (the gotchas G1..G10, the common failures, context and series
  * extractors), each with signatures: a PCRE2 regex, the source kinds it applies to, a strength,
@@ -28,17 +29,18 @@
 #include "tokenize/tok.h"
 
 enum match_strength {
-    MATCH_CONTEXT = 0, /* "context": describes the run (GB10, CUDA 13, container); never a finding alone */
-    MATCH_WEAK,        /* "weak": a hint */
-    MATCH_STRONG,      /* "strong": good evidence */
-    MATCH_DECISIVE,    /* "decisive": names the cause on its own */
+    MATCH_CONTEXT =
+        0,      /* "context": describes the run (GB10, CUDA 13, container); never a finding alone */
+    MATCH_WEAK, /* "weak": a hint */
+    MATCH_STRONG,   /* "strong": good evidence */
+    MATCH_DECISIVE, /* "decisive": names the cause on its own */
 };
 
 enum match_family {
     MATCH_FAMILY_GOTCHA = 0, /* "gotcha": G1..G10 */
-    MATCH_FAMILY_COMMON,     /* "common": failures that are none of the ten (Xid, OOM killer, ...) */
-    MATCH_FAMILY_CONTEXT,    /* "context": facts about the run: hardware, versions, settings */
-    MATCH_FAMILY_SERIES,     /* "series": numeric series lines: throughput, loss, power */
+    MATCH_FAMILY_COMMON,  /* "common": failures that are none of the ten (Xid, OOM killer, ...) */
+    MATCH_FAMILY_CONTEXT, /* "context": facts about the run: hardware, versions, settings */
+    MATCH_FAMILY_SERIES,  /* "series": numeric series lines: throughput, loss, power */
 };
 
 enum match_fact_type { MATCH_FACT_STRING = 0, MATCH_FACT_NUMBER, MATCH_FACT_BYTES };
@@ -54,24 +56,24 @@ struct match_sig {
     const char *id;                  /* "G3.torch-cuda-oom" */
     const struct match_entry *entry; /* the entry it belongs to */
     enum match_strength strength;
-    uint32_t kinds;                  /* bit (1u << enum tok_kind) per kind it applies to */
-    const char *regex;               /* source text */
-    const char *summary;             /* short label for evidence lines; may be "" */
-    const char *note;                /* meaning / action (Xid codes); may be "" */
+    uint32_t kinds;      /* bit (1u << enum tok_kind) per kind it applies to */
+    const char *regex;   /* source text */
+    const char *summary; /* short label for evidence lines; may be "" */
+    const char *note;    /* meaning / action (Xid codes); may be "" */
     size_t nfacts;
     const struct match_fact_def *facts;
-    size_t index;                    /* position in the pack, 0..match_pack_sig_count()-1 */
+    size_t index; /* position in the pack, 0..match_pack_sig_count()-1 */
 };
 
 struct match_entry {
-    const char *id;       /* "G3", "C.xid", "CTX", "SERIES" ... */
+    const char *id; /* "G3", "C.xid", "CTX", "SERIES" ... */
     enum match_family family;
     const char *title;
     const char *symptom;
     const char *cause;
     const char *check;
     const char *fix;
-    const char *source;   /* file it was loaded from */
+    const char *source; /* file it was loaded from */
     size_t nsigs;
     const struct match_sig *const *sigs;
 };
@@ -126,14 +128,14 @@ struct match_fact {
     const struct match_fact_def *def;
     const char *val; /* borrowed from the record */
     size_t len;
-    double num;      /* parsed value for NUMBER, bytes for BYTES; NAN when unparsable */
+    double num; /* parsed value for NUMBER, bytes for BYTES; NAN when unparsable */
 };
 
 struct match_hit {
     const struct match_sig *sig;
-    size_t off, len;                 /* the whole match within the record */
+    size_t off, len; /* the whole match within the record */
     size_t nfacts;
-    const struct match_fact *facts;  /* borrowed, valid during the callback only */
+    const struct match_fact *facts; /* borrowed, valid during the callback only */
 };
 
 /* Called once per signature that matches a record, in pack order. */

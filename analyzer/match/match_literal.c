@@ -21,7 +21,8 @@ struct lit_run {
     int fail; /* the pattern uses a feature that changes what literal bytes mean (x flag) */
 };
 
-static void run_break(struct lit_run *r) {
+static void run_break(struct lit_run *r)
+{
     if (r->ncur > r->nbest) {
         memcpy(r->best, r->cur, r->ncur);
         r->nbest = r->ncur;
@@ -29,20 +30,22 @@ static void run_break(struct lit_run *r) {
     r->ncur = 0;
 }
 
-static void run_add(struct lit_run *r, char c) {
+static void run_add(struct lit_run *r, char c)
+{
     if (r->ncur < LIT_MAX) r->cur[r->ncur++] = (char)match_lower[(uint8_t)c];
 }
 
 /* Offset just past the closing ']' of the class opened at re[i] == '['; n when unterminated. */
-static size_t skip_class(const char *re, size_t i, size_t n) {
+static size_t skip_class(const char *re, size_t i, size_t n)
+{
     i++;
     if (i < n && re[i] == '^') i++;
     if (i < n && re[i] == ']') i++; /* a leading ']' is a literal */
     while (i < n && re[i] != ']') {
         if (re[i] == '\\' && i + 1 < n) {
             i += 2;
-        } else if (re[i] == '[' && i + 1 < n && (re[i + 1] == ':' || re[i + 1] == '.' ||
-                                                 re[i + 1] == '=')) {
+        } else if (re[i] == '[' && i + 1 < n &&
+                   (re[i + 1] == ':' || re[i + 1] == '.' || re[i + 1] == '=')) {
             const char *close = NULL;
             char kind = re[i + 1];
             for (size_t j = i + 2; j + 1 < n; j++)
@@ -59,7 +62,8 @@ static size_t skip_class(const char *re, size_t i, size_t n) {
 }
 
 /* Offset just past the ')' matching the '(' at re[i]; n when unbalanced. */
-static size_t skip_group(const char *re, size_t i, size_t n) {
+static size_t skip_group(const char *re, size_t i, size_t n)
+{
     int depth = 0;
     while (i < n) {
         char c = re[i];
@@ -90,7 +94,8 @@ static size_t skip_group(const char *re, size_t i, size_t n) {
 
 /* If re[i] starts a quantifier, its length (with a lazy/possessive suffix) and whether it allows
  * zero repetitions; 0 otherwise. */
-static size_t quantifier(const char *re, size_t i, size_t n, int *optional) {
+static size_t quantifier(const char *re, size_t i, size_t n, int *optional)
+{
     size_t q = 0;
     *optional = 0;
     if (i >= n) return 0;
@@ -124,7 +129,8 @@ static size_t quantifier(const char *re, size_t i, size_t n, int *optional) {
 }
 
 /* 1 when re[from..to) holds a '|' outside groups and classes. */
-static int has_top_alternation(const char *re, size_t from, size_t to) {
+static int has_top_alternation(const char *re, size_t from, size_t to)
+{
     for (size_t i = from; i < to;) {
         if (re[i] == '\\') {
             i += 2;
@@ -143,18 +149,20 @@ static int has_top_alternation(const char *re, size_t from, size_t to) {
 static void walk(struct lit_run *r, const char *re, size_t i, size_t n);
 
 /* The group at re[i..end) with its quantifier already known to be mandatory. */
-static void walk_group(struct lit_run *r, const char *re, size_t i, size_t end, int repeated) {
+static void walk_group(struct lit_run *r, const char *re, size_t i, size_t end, int repeated)
+{
     size_t inner = i + 1;
     size_t close = end - 1; /* the ')' */
     if (inner < close && re[inner] == '?') {
         size_t j = inner + 1;
-        if (j < close && (re[j] == '=' || re[j] == '!' || re[j] == '#' ||
-                          (re[j] == '<' && j + 1 < close && (re[j + 1] == '=' || re[j + 1] == '!')))) {
+        if (j < close &&
+            (re[j] == '=' || re[j] == '!' || re[j] == '#' ||
+             (re[j] == '<' && j + 1 < close && (re[j + 1] == '=' || re[j + 1] == '!')))) {
             run_break(r); /* lookaround or comment: no bytes of its own */
             return;
         }
-        if (j < close && (re[j] == '<' || re[j] == '\'' || (re[j] == 'P' && j + 1 < close &&
-                                                            re[j + 1] == '<'))) {
+        if (j < close && (re[j] == '<' || re[j] == '\'' ||
+                          (re[j] == 'P' && j + 1 < close && re[j + 1] == '<'))) {
             char term = re[j] == '\'' ? '\'' : '>';
             while (j < close && re[j] != term) j++;
             inner = j + 1;
@@ -184,7 +192,8 @@ static void walk_group(struct lit_run *r, const char *re, size_t i, size_t end, 
     if (repeated) run_break(r);
 }
 
-static void walk(struct lit_run *r, const char *re, size_t i, size_t n) {
+static void walk(struct lit_run *r, const char *re, size_t i, size_t n)
+{
     while (i < n && !r->fail) {
         char c = re[i];
         size_t atom_end;
@@ -198,7 +207,8 @@ static void walk(struct lit_run *r, const char *re, size_t i, size_t n) {
             char e = re[i + 1];
             if (e == 'Q') {
                 size_t j = i + 2;
-                while (j < n && !(re[j] == '\\' && j + 1 < n && re[j + 1] == 'E')) run_add(r, re[j++]);
+                while (j < n && !(re[j] == '\\' && j + 1 < n && re[j + 1] == 'E'))
+                    run_add(r, re[j++]);
                 i = j < n ? j + 2 : n;
                 continue;
             }
@@ -208,8 +218,12 @@ static void walk(struct lit_run *r, const char *re, size_t i, size_t n) {
                 lit = e;
             } else if (e == 'n' || e == 't' || e == 'r' || e == 'f' || e == 'e' || e == 'a') {
                 literal = 1;
-                lit = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'f' ? '\f'
-                    : e == 'e' ? '\033' : '\a';
+                lit = e == 'n'   ? '\n'
+                      : e == 't' ? '\t'
+                      : e == 'r' ? '\r'
+                      : e == 'f' ? '\f'
+                      : e == 'e' ? '\033'
+                                 : '\a';
             } else {
                 /* \d \s \w \b \x.. \1 \k<..> \p{..}: not a literal byte; skip a braced argument */
                 if (atom_end < n && (re[atom_end] == '{' || re[atom_end] == '<') &&
@@ -253,7 +267,8 @@ static void walk(struct lit_run *r, const char *re, size_t i, size_t n) {
 }
 
 /* Longest mandatory literal of re[from..to); its length, 0 when the walk gave up. */
-static size_t derive_one(const char *re, size_t from, size_t to, char *out) {
+static size_t derive_one(const char *re, size_t from, size_t to, char *out)
+{
     struct lit_run r;
     r.ncur = r.nbest = 0;
     r.fail = 0;
@@ -264,7 +279,8 @@ static size_t derive_one(const char *re, size_t from, size_t to, char *out) {
     return r.nbest;
 }
 
-size_t match_derive_literals(const char *regex, char **out, size_t maxout) {
+size_t match_derive_literals(const char *regex, char **out, size_t maxout)
+{
     size_t n = strlen(regex);
     char buf[LIT_MAX];
     size_t count = 0;

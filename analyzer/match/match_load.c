@@ -30,7 +30,8 @@ struct loader {
 
 static void problem(struct loader *ld, const char *what, const char *fmt, ...) AZ_PRINTF(3, 4);
 
-static void problem(struct loader *ld, const char *what, const char *fmt, ...) {
+static void problem(struct loader *ld, const char *what, const char *fmt, ...)
+{
     va_list ap;
     ld->nerr++;
     if (!ld->err) return;
@@ -41,7 +42,8 @@ static void problem(struct loader *ld, const char *what, const char *fmt, ...) {
     az_buf_putc(ld->err, '\n');
 }
 
-static const char *own(struct match_pack *p, const char *s) {
+static const char *own(struct match_pack *p, const char *s)
+{
     char *c = az_xstrdup(s ? s : "");
     az_grow((void **)&p->strings, &p->cap_strings, p->nstrings + 1, sizeof(*p->strings));
     p->strings[p->nstrings++] = c;
@@ -54,17 +56,20 @@ static const char *const strength_names[] = {"context", "weak", "strong", "decis
 static const char *const family_names[] = {"gotcha", "common", "context", "series"};
 static const char *const fact_type_names[] = {"string", "number", "bytes"};
 
-static int name_index(const char *const *names, size_t n, const char *s) {
+static int name_index(const char *const *names, size_t n, const char *s)
+{
     for (size_t i = 0; i < n; i++)
         if (strcmp(names[i], s) == 0) return (int)i;
     return -1;
 }
 
-const char *match_strength_name(enum match_strength s) {
+const char *match_strength_name(enum match_strength s)
+{
     return (size_t)s < AZ_ARRAY_LEN(strength_names) ? strength_names[s] : "?";
 }
 
-const char *match_family_name(enum match_family f) {
+const char *match_family_name(enum match_family f)
+{
     return (size_t)f < AZ_ARRAY_LEN(family_names) ? family_names[f] : "?";
 }
 
@@ -72,10 +77,12 @@ const char *match_family_name(enum match_family f) {
 
 /* Report every key of obj not in allowed (NULL-terminated). */
 static void check_fields(struct loader *ld, const char *what, json_t *obj,
-                         const char *const *allowed) {
+                         const char *const *allowed)
+{
     const char *key;
     json_t *v;
-    json_object_foreach(obj, key, v) {
+    json_object_foreach(obj, key, v)
+    {
         size_t i = 0;
         while (allowed[i] && strcmp(allowed[i], key) != 0) i++;
         if (!allowed[i]) problem(ld, what, "unknown field \"%s\"", key);
@@ -84,7 +91,8 @@ static void check_fields(struct loader *ld, const char *what, json_t *obj,
 
 /* The string field key of obj; NULL (reported when required) when absent or not a string. */
 static const char *get_str(struct loader *ld, const char *what, json_t *obj, const char *key,
-                           int required) {
+                           int required)
+{
     json_t *v = json_object_get(obj, key);
     if (!v) {
         if (required) problem(ld, what, "missing required field \"%s\"", key);
@@ -99,7 +107,8 @@ static const char *get_str(struct loader *ld, const char *what, json_t *obj, con
 
 /* A list of strings; NULL (reported) when absent, not a list, or holding a non-string. */
 static json_t *get_str_list(struct loader *ld, const char *what, json_t *obj, const char *key,
-                            int required, int nonempty) {
+                            int required, int nonempty)
+{
     json_t *v = json_object_get(obj, key);
     if (!v) {
         if (required) problem(ld, what, "missing required field \"%s\"", key);
@@ -111,7 +120,8 @@ static json_t *get_str_list(struct loader *ld, const char *what, json_t *obj, co
     }
     size_t i;
     json_t *x;
-    json_array_foreach(v, i, x) {
+    json_array_foreach(v, i, x)
+    {
         if (!json_is_string(x)) {
             problem(ld, what, "field \"%s\" must be a list of strings (item %zu)", key, i);
             return NULL;
@@ -124,7 +134,8 @@ static json_t *get_str_list(struct loader *ld, const char *what, json_t *obj, co
     return v;
 }
 
-static char **copy_str_list(json_t *list, size_t *n) {
+static char **copy_str_list(json_t *list, size_t *n)
+{
     *n = list ? json_array_size(list) : 0;
     if (*n == 0) return NULL;
     char **out = az_xcalloc(*n, sizeof(*out));
@@ -132,20 +143,23 @@ static char **copy_str_list(json_t *list, size_t *n) {
     return out;
 }
 
-static void free_str_list(char **l, size_t n) {
+static void free_str_list(char **l, size_t n)
+{
     for (size_t i = 0; i < n; i++) free(l[i]);
     free(l);
 }
 
 /* "G1".."G10" -> 1..10; 0 otherwise. */
-static int gotcha_number(const char *id) {
+static int gotcha_number(const char *id)
+{
     if (id[0] != 'G' || !isdigit((unsigned char)id[1]) || id[1] == '0') return 0;
     char *end;
     long n = strtol(id + 1, &end, 10);
     return *end == '\0' && n >= 1 && n <= 10 ? (int)n : 0;
 }
 
-static int valid_name_chars(const char *s) {
+static int valid_name_chars(const char *s)
+{
     if (!*s) return 0;
     for (; *s; s++)
         if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.') return 0;
@@ -153,13 +167,13 @@ static int valid_name_chars(const char *s) {
 }
 
 /* The entry id's shape for its family; NULL when fine, else what is wrong. */
-static const char *entry_id_problem(enum match_family f, const char *id) {
+static const char *entry_id_problem(enum match_family f, const char *id)
+{
     switch (f) {
-    case MATCH_FAMILY_GOTCHA:
-        return gotcha_number(id) ? NULL : "gotcha ids are G1..G10";
+    case MATCH_FAMILY_GOTCHA: return gotcha_number(id) ? NULL : "gotcha ids are G1..G10";
     case MATCH_FAMILY_COMMON:
         return strncmp(id, "C.", 2) == 0 && valid_name_chars(id + 2) ? NULL
-                                                                    : "common ids are C.<name>";
+                                                                     : "common ids are C.<name>";
     case MATCH_FAMILY_CONTEXT:
         return strcmp(id, "CTX") == 0 || (strncmp(id, "CTX.", 4) == 0 && valid_name_chars(id + 4))
                    ? NULL
@@ -175,19 +189,22 @@ static const char *entry_id_problem(enum match_family f, const char *id) {
 
 /* ---- entries and signatures ---- */
 
-static struct match_entry_priv *find_entry(struct match_pack *p, const char *id) {
+static struct match_entry_priv *find_entry(struct match_pack *p, const char *id)
+{
     for (size_t i = 0; i < p->nentries; i++)
         if (strcmp(p->entries[i]->pub.id, id) == 0) return p->entries[i];
     return NULL;
 }
 
-static struct match_sig_priv *find_sig(const struct match_pack *p, const char *id) {
+static struct match_sig_priv *find_sig(const struct match_pack *p, const char *id)
+{
     for (size_t i = 0; i < p->nsigs; i++)
         if (strcmp(p->sigs[i]->pub.id, id) == 0) return p->sigs[i];
     return NULL;
 }
 
-static void sig_free(struct match_sig_priv *s) {
+static void sig_free(struct match_sig_priv *s)
+{
     if (!s) return;
     pcre2_code_free(s->code);
     free_str_list(s->literals, s->nliterals);
@@ -200,7 +217,8 @@ static void sig_free(struct match_sig_priv *s) {
 }
 
 /* Compile the regex and collect its named groups as facts. 0 on success. */
-static int sig_compile(struct loader *ld, struct match_sig_priv *s, const char *id, json_t *facts) {
+static int sig_compile(struct loader *ld, struct match_sig_priv *s, const char *id, json_t *facts)
+{
     int ec;
     PCRE2_SIZE eoff;
     s->code = pcre2_compile((PCRE2_SPTR)s->pub.regex, PCRE2_ZERO_TERMINATED, 0, &ec, &eoff, NULL);
@@ -224,7 +242,8 @@ static int sig_compile(struct loader *ld, struct match_sig_priv *s, const char *
     if (facts) {
         const char *key;
         json_t *v;
-        json_object_foreach(facts, key, v) {
+        json_object_foreach(facts, key, v)
+        {
             if (!json_is_string(v) || name_index(fact_type_names, AZ_ARRAY_LEN(fact_type_names),
                                                  json_string_value(v)) < 0) {
                 problem(ld, id, "fact \"%s\": unknown fact type (string, number or bytes)", key);
@@ -258,10 +277,10 @@ static int sig_compile(struct loader *ld, struct match_sig_priv *s, const char *
         }
         json_t *t = facts ? json_object_get(facts, name) : NULL;
         s->facts[at].name = own(ld->p, name);
-        s->facts[at].type = t ? (enum match_fact_type)name_index(
-                                    fact_type_names, AZ_ARRAY_LEN(fact_type_names),
-                                    json_string_value(t))
-                              : MATCH_FACT_STRING;
+        s->facts[at].type =
+            t ? (enum match_fact_type)name_index(fact_type_names, AZ_ARRAY_LEN(fact_type_names),
+                                                 json_string_value(t))
+              : MATCH_FACT_STRING;
         s->fact_group[at] = group;
         s->fact_declared[at] = t != NULL;
     }
@@ -270,13 +289,14 @@ static int sig_compile(struct loader *ld, struct match_sig_priv *s, const char *
     return 0;
 }
 
-static const char *const sig_fields[] = {"id",      "kinds", "strength", "regex",    "literals",
-                                         "facts",   "summary", "note",   "examples", "sources",
-                                         NULL};
+static const char *const sig_fields[] = {"id",       "kinds",   "strength", "regex",
+                                         "literals", "facts",   "summary",  "note",
+                                         "examples", "sources", NULL};
 
 /* Parse one signature of entry e; NULL (problems reported) when unusable. */
 static struct match_sig_priv *load_sig(struct loader *ld, const struct match_entry_priv *e,
-                                       json_t *js, size_t idx) {
+                                       json_t *js, size_t idx)
+{
     char what[256];
     if (!json_is_object(js)) {
         snprintf(what, sizeof(what), "%s: signature %zu", e->pub.id, idx);
@@ -291,7 +311,8 @@ static struct match_sig_priv *load_sig(struct loader *ld, const struct match_ent
     } else {
         snprintf(what, sizeof(what), "%s", id);
         size_t elen = strlen(e->pub.id);
-        if (strncmp(id, e->pub.id, elen) != 0 || id[elen] != '.' || !valid_name_chars(id + elen + 1))
+        if (strncmp(id, e->pub.id, elen) != 0 || id[elen] != '.' ||
+            !valid_name_chars(id + elen + 1))
             problem(ld, what, "signature ids are \"%s.<name>\"", e->pub.id);
         if (find_sig(ld->p, id)) problem(ld, what, "duplicate signature id");
     }
@@ -304,7 +325,8 @@ static struct match_sig_priv *load_sig(struct loader *ld, const struct match_ent
     json_t *kinds = get_str_list(ld, what, js, "kinds", 1, 1);
     size_t i;
     json_t *k;
-    if (kinds) json_array_foreach(kinds, i, k) {
+    if (kinds) json_array_foreach(kinds, i, k)
+        {
             const char *kn = json_string_value(k);
             int kind;
             if (strcmp(kn, "any") == 0) {
@@ -339,8 +361,9 @@ static struct match_sig_priv *load_sig(struct loader *ld, const struct match_ent
     if (!ex) {
         problem(ld, what, "missing required field \"examples\"");
     } else if (!json_is_object(ex)) {
-        problem(ld, what, "field \"examples\" must be an object {\"match\": [...], "
-                          "\"no_match\": [...]}");
+        problem(ld, what,
+                "field \"examples\" must be an object {\"match\": [...], "
+                "\"no_match\": [...]}");
     } else {
         static const char *const ex_fields[] = {"match", "no_match", NULL};
         char exwhat[300];
@@ -360,7 +383,8 @@ static struct match_sig_priv *load_sig(struct loader *ld, const struct match_ent
         if (lits) {
             json_t *l;
             s->literals = az_xcalloc(json_array_size(lits), sizeof(*s->literals));
-            json_array_foreach(lits, i, l) {
+            json_array_foreach(lits, i, l)
+            {
                 const char *ls = json_string_value(l);
                 size_t n = json_string_length(l);
                 if (n < MATCH_MIN_LITERAL || memchr(ls, '\0', n)) {
@@ -376,8 +400,9 @@ static struct match_sig_priv *load_sig(struct loader *ld, const struct match_ent
             char *derived[MAX_LITERALS];
             size_t n = match_derive_literals(regex, derived, MAX_LITERALS);
             if (n == 0) {
-                problem(ld, what, "no literal of %u+ bytes can be derived from the regex: declare "
-                                  "\"literals\"",
+                problem(ld, what,
+                        "no literal of %u+ bytes can be derived from the regex: declare "
+                        "\"literals\"",
                         MATCH_MIN_LITERAL);
             } else {
                 s->literals = az_xcalloc(n, sizeof(*s->literals));
@@ -393,16 +418,18 @@ static struct match_sig_priv *load_sig(struct loader *ld, const struct match_ent
     return s;
 }
 
-static void entry_add_sig(struct match_entry_priv *e, const struct match_sig *s) {
+static void entry_add_sig(struct match_entry_priv *e, const struct match_sig *s)
+{
     az_grow((void **)&e->sigs, &e->cap, e->pub.nsigs + 1, sizeof(*e->sigs));
     e->sigs[e->pub.nsigs++] = s;
     e->pub.sigs = e->sigs;
 }
 
-static const char *const entry_fields[] = {"id",  "family", "title",     "symptom", "cause",
-                                           "check", "fix",  "signatures", NULL};
+static const char *const entry_fields[] = {"id",    "family", "title",      "symptom", "cause",
+                                           "check", "fix",    "signatures", NULL};
 
-static void load_entry(struct loader *ld, json_t *je, size_t idx) {
+static void load_entry(struct loader *ld, json_t *je, size_t idx)
+{
     char what[128];
     snprintf(what, sizeof(what), "entry %zu", idx);
     if (!json_is_object(je)) {
@@ -463,7 +490,8 @@ static void load_entry(struct loader *ld, json_t *je, size_t idx) {
     if (!sigs) return;
     size_t i;
     json_t *js;
-    json_array_foreach(sigs, i, js) {
+    json_array_foreach(sigs, i, js)
+    {
         struct match_sig_priv *s = load_sig(ld, e, js, i);
         if (!s) continue;
         az_grow((void **)&ld->p->sigs, &ld->p->cap_sigs, ld->p->nsigs + 1, sizeof(*ld->p->sigs));
@@ -472,7 +500,8 @@ static void load_entry(struct loader *ld, json_t *je, size_t idx) {
     }
 }
 
-static void load_file(struct loader *ld, const char *path) {
+static void load_file(struct loader *ld, const char *path)
+{
     json_error_t jerr;
     ld->file = path;
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
@@ -500,16 +529,18 @@ static void load_file(struct loader *ld, const char *path) {
     json_decref(root);
 }
 
-static int str_cmp(const void *a, const void *b) {
+static int str_cmp(const void *a, const void *b)
+{
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void load_dir(struct loader *ld, const char *dir) {
+static void load_dir(struct loader *ld, const char *dir)
+{
     DIR *d = opendir(dir);
     if (!d) {
         ld->nerr++;
-        if (ld->err) az_buf_printf(ld->err, "%s: cannot open pattern directory: %s\n", dir,
-                                   strerror(errno));
+        if (ld->err)
+            az_buf_printf(ld->err, "%s: cannot open pattern directory: %s\n", dir, strerror(errno));
         return;
     }
     char **names = NULL;
@@ -537,12 +568,14 @@ static void load_dir(struct loader *ld, const char *dir) {
 
 /* ---- ordering ---- */
 
-static int entry_rank(const struct match_entry *e, int *num) {
+static int entry_rank(const struct match_entry *e, int *num)
+{
     *num = e->family == MATCH_FAMILY_GOTCHA ? gotcha_number(e->id) : 0;
     return (int)e->family;
 }
 
-static int entry_cmp(const void *a, const void *b) {
+static int entry_cmp(const void *a, const void *b)
+{
     const struct match_entry *x = &(*(struct match_entry_priv *const *)a)->pub;
     const struct match_entry *y = &(*(struct match_entry_priv *const *)b)->pub;
     int nx, ny;
@@ -553,7 +586,8 @@ static int entry_cmp(const void *a, const void *b) {
 }
 
 /* Sort entries, then lay the signatures out in entry order: that is "pack order". */
-static void order_pack(struct match_pack *p) {
+static void order_pack(struct match_pack *p)
+{
     qsort(p->entries, p->nentries, sizeof(*p->entries), entry_cmp);
     size_t k = 0;
     for (size_t i = 0; i < p->nentries; i++) {
@@ -568,7 +602,8 @@ static void order_pack(struct match_pack *p) {
 }
 
 enum az_status match_pack_load(struct match_pack **out, const char *const *dirs, size_t ndirs,
-                               struct az_buf *err) {
+                               struct az_buf *err)
+{
     *out = NULL;
     (void)match_pcre2_version(); /* fill the static text while still single-threaded */
     struct match_pack *p = az_xcalloc(1, sizeof(*p));
@@ -595,7 +630,8 @@ enum az_status match_pack_load(struct match_pack **out, const char *const *dirs,
     return AZ_OK;
 }
 
-void match_pack_free(struct match_pack *p) {
+void match_pack_free(struct match_pack *p)
+{
     if (!p) return;
     for (size_t i = 0; i < p->nsigs; i++) sig_free(p->sigs[i]);
     for (size_t i = 0; i < p->nentries; i++) {
@@ -612,25 +648,35 @@ void match_pack_free(struct match_pack *p) {
 
 /* ---- lookups ---- */
 
-size_t match_pack_entry_count(const struct match_pack *p) { return p->nentries; }
+size_t match_pack_entry_count(const struct match_pack *p)
+{
+    return p->nentries;
+}
 
-const struct match_entry *match_pack_entry(const struct match_pack *p, size_t i) {
+const struct match_entry *match_pack_entry(const struct match_pack *p, size_t i)
+{
     return i < p->nentries ? &p->entries[i]->pub : NULL;
 }
 
-const struct match_entry *match_pack_find_entry(const struct match_pack *p, const char *id) {
+const struct match_entry *match_pack_find_entry(const struct match_pack *p, const char *id)
+{
     for (size_t i = 0; i < p->nentries; i++)
         if (strcmp(p->entries[i]->pub.id, id) == 0) return &p->entries[i]->pub;
     return NULL;
 }
 
-size_t match_pack_sig_count(const struct match_pack *p) { return p->nsigs; }
+size_t match_pack_sig_count(const struct match_pack *p)
+{
+    return p->nsigs;
+}
 
-const struct match_sig *match_pack_sig(const struct match_pack *p, size_t i) {
+const struct match_sig *match_pack_sig(const struct match_pack *p, size_t i)
+{
     return i < p->nsigs ? &p->sigs[i]->pub : NULL;
 }
 
-const struct match_sig *match_pack_find_sig(const struct match_pack *p, const char *id) {
+const struct match_sig *match_pack_find_sig(const struct match_pack *p, const char *id)
+{
     const struct match_sig_priv *s = find_sig(p, id);
     return s ? &s->pub : NULL;
 }

@@ -20,16 +20,16 @@
 #define MATCH_MIN_LITERAL 3u
 
 struct match_sig_priv {
-    struct match_sig pub;          /* first member: a public pointer converts back */
-    pcre2_code *code;              /* owned */
-    int jit;                       /* 1 when pcre2_jit_compile() succeeded */
-    char **literals;               /* owned, lowercased, each >= MATCH_MIN_LITERAL bytes */
+    struct match_sig pub; /* first member: a public pointer converts back */
+    pcre2_code *code;     /* owned */
+    int jit;              /* 1 when pcre2_jit_compile() succeeded */
+    char **literals;      /* owned, lowercased, each >= MATCH_MIN_LITERAL bytes */
     size_t nliterals;
     char **ex_match, **ex_nomatch; /* owned example lines */
     size_t nex_match, nex_nomatch;
-    struct match_fact_def *facts;  /* owned, by group number; pub.facts points here */
-    uint32_t *fact_group;          /* capture group number of each fact */
-    uint8_t *fact_declared;        /* listed in "facts": every match example must set it */
+    struct match_fact_def *facts; /* owned, by group number; pub.facts points here */
+    uint32_t *fact_group;         /* capture group number of each fact */
+    uint8_t *fact_declared;       /* listed in "facts": every match example must set it */
 };
 
 struct match_entry_priv {
@@ -60,7 +60,7 @@ struct match_key {
 };
 
 struct match_searcher {
-    unsigned bits;          /* the bitmap has 1 << bits bits; 0 when there is no literal */
+    unsigned bits; /* the bitmap has 1 << bits bits; 0 when there is no literal */
     uint64_t *bitmap;
     struct match_key *keys; /* sorted by hash, then lit */
     size_t nkeys;
@@ -68,30 +68,31 @@ struct match_searcher {
      * d-th distinct one with d = rank[h / 64] + (set bits below h in its word), and its keys are
      * keys[bucket[d] .. bucket[d + 1]). Small arrays (not one offset per possible hash), so a
      * probe hit stays in cache. */
-    uint32_t *rank;         /* (1 << bits) / 64: set bits of bitmap before each word */
-    uint32_t *bucket;       /* distinct hashes + 1 offsets into keys */
-    uint32_t *lits3;        /* literals of exactly 3 bytes: checked at a record's last 3 bytes */
+    uint32_t *rank;   /* (1 << bits) / 64: set bits of bitmap before each word */
+    uint32_t *bucket; /* distinct hashes + 1 offsets into keys */
+    uint32_t *lits3;  /* literals of exactly 3 bytes: checked at a record's last 3 bytes */
     size_t nlits3;
-    uint64_t tail3[64];     /* 4096-bit filter of the 3-byte literals (tail3_hash), before lits3 */
+    uint64_t tail3[64]; /* 4096-bit filter of the 3-byte literals (tail3_hash), before lits3 */
     struct match_lit *lits;
     size_t nlits;
-    uint32_t *lit_sigs;     /* signature indices, grouped per literal */
+    uint32_t *lit_sigs; /* signature indices, grouped per literal */
 };
 
 struct match_pack {
     struct match_entry_priv **entries; /* sorted: G1..G10, common, context, series */
     size_t nentries, cap_entries;
-    struct match_sig_priv **sigs;      /* pack order: by entry, then as loaded */
+    struct match_sig_priv **sigs; /* pack order: by entry, then as loaded */
     size_t nsigs, cap_sigs;
-    char **strings;                    /* every owned string of the public structs */
+    char **strings; /* every owned string of the public structs */
     size_t nstrings, cap_strings;
-    size_t max_facts;                  /* largest nfacts of any signature */
-    uint32_t max_groups;               /* largest capture count of any regex */
-    pcre2_match_context *mctx;         /* the limits; copied by each scanner */
+    size_t max_facts;          /* largest nfacts of any signature */
+    uint32_t max_groups;       /* largest capture count of any regex */
+    pcre2_match_context *mctx; /* the limits; copied by each scanner */
     struct match_searcher search;
 };
 
-static inline const struct match_sig_priv *match_sig_priv_of(const struct match_sig *s) {
+static inline const struct match_sig_priv *match_sig_priv_of(const struct match_sig *s)
+{
     return (const struct match_sig_priv *)(const void *)s;
 }
 

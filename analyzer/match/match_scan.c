@@ -17,17 +17,17 @@
 
 struct match_scanner {
     const struct match_pack *p;
-    pcre2_match_data *md;        /* sized for the regex with the most groups */
-    pcre2_match_context *mctx;   /* the pack's limits plus this scanner's JIT stack */
+    pcre2_match_data *md;      /* sized for the regex with the most groups */
+    pcre2_match_context *mctx; /* the pack's limits plus this scanner's JIT stack */
     pcre2_jit_stack *jit_stack;
-    uint32_t *stamp;             /* per signature: generation of the last record that marked it */
-    uint32_t *lit_stamp;         /* per literal: the same, so a literal is reported once */
+    uint32_t *stamp;     /* per signature: generation of the last record that marked it */
+    uint32_t *lit_stamp; /* per literal: the same, so a literal is reported once */
     uint32_t gen;
-    uint32_t *cand;              /* marked signatures of the current record */
+    uint32_t *cand; /* marked signatures of the current record */
     size_t ncand;
-    uint32_t kind_mask;          /* kinds bit of the current record */
-    uint64_t *limit_hits;        /* per signature */
-    struct match_fact *facts;    /* scratch for one hit */
+    uint32_t kind_mask;       /* kinds bit of the current record */
+    uint64_t *limit_hits;     /* per signature */
+    struct match_fact *facts; /* scratch for one hit */
 };
 
 /* ---- facts ---- */
@@ -38,7 +38,8 @@ struct match_scanner {
  * 10^k is exact, so one IEEE division rounds exactly as strtod() would (Clinger's fast path).
  * @return 1 with *out and *rest set, 0 when v needs the general path.
  */
-static int plain_decimal(const char *v, size_t len, double *out, const char **rest) {
+static int plain_decimal(const char *v, size_t len, double *out, const char **rest)
+{
     static const double pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     size_t i = 0;
@@ -65,7 +66,8 @@ static int plain_decimal(const char *v, size_t len, double *out, const char **re
     return 1;
 }
 
-static double parse_number(const char *v, size_t len, const char **rest) {
+static double parse_number(const char *v, size_t len, const char **rest)
+{
     char buf[FACT_NUM_MAX + 1];
     size_t n = 0;
     while (len > 0 && (*v == ' ' || *v == '\t')) {
@@ -91,7 +93,8 @@ static double parse_number(const char *v, size_t len, const char **rest) {
     return d;
 }
 
-static int unit_is(const char *u, size_t n, const char *name) {
+static int unit_is(const char *u, size_t n, const char *name)
+{
     if (strlen(name) != n) return 0;
     for (size_t i = 0; i < n; i++)
         if (match_lower[(uint8_t)u[i]] != (uint8_t)name[i]) return 0;
@@ -99,7 +102,8 @@ static int unit_is(const char *u, size_t n, const char *name) {
 }
 
 /* "20.00 MiB" -> 20971520; units are binary multiples whatever their spelling. */
-static double parse_bytes(const char *v, size_t len) {
+static double parse_bytes(const char *v, size_t len)
+{
     const char *rest;
     double d = parse_number(v, len, &rest);
     if (isnan(d)) return d;
@@ -119,7 +123,8 @@ static double parse_bytes(const char *v, size_t len) {
 }
 
 static void fill_fact(struct match_fact *f, const struct match_fact_def *def, const char *subject,
-                      const PCRE2_SIZE *ov, uint32_t group, uint32_t ngroups) {
+                      const PCRE2_SIZE *ov, uint32_t group, uint32_t ngroups)
+{
     f->def = def;
     f->val = NULL;
     f->len = 0;
@@ -135,7 +140,8 @@ static void fill_fact(struct match_fact *f, const struct match_fact_def *def, co
     }
 }
 
-const struct match_fact *match_hit_fact(const struct match_hit *h, const char *name) {
+const struct match_fact *match_hit_fact(const struct match_hit *h, const char *name)
+{
     for (size_t i = 0; i < h->nfacts; i++)
         if (strcmp(h->facts[i].def->name, name) == 0) return h->facts[i].val ? &h->facts[i] : NULL;
     return NULL;
@@ -145,14 +151,16 @@ const struct match_fact *match_hit_fact(const struct match_hit *h, const char *n
 
 /* pcre2 result: > 0 match, PCRE2_ERROR_NOMATCH, or a limit / other error (< 0). */
 static int run_regex(const struct match_sig_priv *s, const char *p, size_t len,
-                     pcre2_match_data *md, pcre2_match_context *mctx) {
+                     pcre2_match_data *md, pcre2_match_context *mctx)
+{
     if (s->jit) return pcre2_jit_match(s->code, (PCRE2_SPTR)p, len, 0, 0, md, mctx);
     return pcre2_match(s->code, (PCRE2_SPTR)p, len, 0, 0, md, mctx);
 }
 
 /* ---- scanner ---- */
 
-struct match_scanner *match_scanner_new(const struct match_pack *p) {
+struct match_scanner *match_scanner_new(const struct match_pack *p)
+{
     struct match_scanner *s = az_xcalloc(1, sizeof(*s));
     s->p = p;
     s->md = pcre2_match_data_create(p->max_groups ? p->max_groups : 1, NULL);
@@ -169,7 +177,8 @@ struct match_scanner *match_scanner_new(const struct match_pack *p) {
     return s;
 }
 
-void match_scanner_free(struct match_scanner *s) {
+void match_scanner_free(struct match_scanner *s)
+{
     if (!s) return;
     pcre2_match_data_free(s->md);
     pcre2_match_context_free(s->mctx);
@@ -183,7 +192,8 @@ void match_scanner_free(struct match_scanner *s) {
 }
 
 /* splitmix64's finaliser: candidate numbers to well-spread bits (see struct match_sampling). */
-static inline uint64_t sample_hash(uint64_t x) {
+static inline uint64_t sample_hash(uint64_t x)
+{
     x ^= x >> 30;
     x *= 0xBF58476D1CE4E5B9ull;
     x ^= x >> 27;
@@ -192,7 +202,8 @@ static inline uint64_t sample_hash(uint64_t x) {
     return x;
 }
 
-static void mark_literal(void *ctx, const struct match_lit *lit) {
+static void mark_literal(void *ctx, const struct match_lit *lit)
+{
     struct match_scanner *s = ctx;
     const uint32_t *sigs = s->p->search.lit_sigs + lit->first_sig;
     for (uint32_t i = 0; i < lit->nsigs; i++) {
@@ -204,13 +215,15 @@ static void mark_literal(void *ctx, const struct match_lit *lit) {
 }
 
 size_t match_scanner_scan(struct match_scanner *s, enum tok_kind kind, const char *p, size_t len,
-                          match_hit_fn fn, void *ctx) {
+                          match_hit_fn fn, void *ctx)
+{
     return match_scanner_scan_sampled(s, kind, p, len, NULL, fn, ctx);
 }
 
 size_t match_scanner_scan_sampled(struct match_scanner *s, enum tok_kind kind, const char *p,
                                   size_t len, struct match_sampling *smp, match_hit_fn fn,
-                                  void *ctx) {
+                                  void *ctx)
+{
     const struct match_pack *pk = s->p;
     if (AZ_UNLIKELY(++s->gen == 0)) { /* wrapped: old stamps could collide */
         memset(s->stamp, 0, pk->nsigs * sizeof(*s->stamp));
@@ -257,7 +270,8 @@ size_t match_scanner_scan_sampled(struct match_scanner *s, enum tok_kind kind, c
     return nhit;
 }
 
-size_t match_scanner_limit_hits(const struct match_scanner *s, struct az_buf *err) {
+size_t match_scanner_limit_hits(const struct match_scanner *s, struct az_buf *err)
+{
     size_t n = 0;
     for (size_t i = 0; i < s->p->nsigs; i++) {
         if (!s->limit_hits[i]) continue;
@@ -271,7 +285,8 @@ size_t match_scanner_limit_hits(const struct match_scanner *s, struct az_buf *er
 
 /* ---- examples ---- */
 
-size_t match_pack_check(const struct match_pack *p, struct az_buf *report) {
+size_t match_pack_check(const struct match_pack *p, struct az_buf *report)
+{
     size_t fails = 0;
     struct match_scanner *sc = match_scanner_new(p);
     for (size_t i = 0; i < p->nsigs; i++) {
@@ -302,12 +317,13 @@ size_t match_pack_check(const struct match_pack *p, struct az_buf *report) {
                 fill_fact(&fact, &s->facts[f], line, ov, s->fact_group[f], (uint32_t)rc);
                 if (!fact.val) {
                     fails++;
-                    az_buf_printf(report, "%s: match example %zu does not set fact \"%s\"\n", id,
-                                  e, s->facts[f].name);
+                    az_buf_printf(report, "%s: match example %zu does not set fact \"%s\"\n", id, e,
+                                  s->facts[f].name);
                 } else if (s->facts[f].type != MATCH_FACT_STRING && isnan(fact.num)) {
                     fails++;
-                    az_buf_printf(report, "%s: match example %zu: fact \"%s\" = \"%.*s\" is not "
-                                          "a %s\n",
+                    az_buf_printf(report,
+                                  "%s: match example %zu: fact \"%s\" = \"%.*s\" is not "
+                                  "a %s\n",
                                   id, e, s->facts[f].name, (int)fact.len, fact.val,
                                   s->facts[f].type == MATCH_FACT_BYTES ? "size" : "number");
                 }
@@ -332,31 +348,36 @@ size_t match_pack_check(const struct match_pack *p, struct az_buf *report) {
 static char pcre2_version_text[64];
 static pthread_once_t pcre2_version_once = PTHREAD_ONCE_INIT;
 
-static void pcre2_version_fill(void) {
+static void pcre2_version_fill(void)
+{
     if (pcre2_config(PCRE2_CONFIG_VERSION, pcre2_version_text) < 0)
         snprintf(pcre2_version_text, sizeof(pcre2_version_text), "unknown");
 }
 
-const char *match_pcre2_version(void) {
+const char *match_pcre2_version(void)
+{
     pthread_once(&pcre2_version_once, pcre2_version_fill);
     return pcre2_version_text;
 }
 
 /* ---- per-signature access ---- */
 
-const char *const *match_sig_examples(const struct match_sig *s, int want_match, size_t *n) {
+const char *const *match_sig_examples(const struct match_sig *s, int want_match, size_t *n)
+{
     const struct match_sig_priv *sp = match_sig_priv_of(s);
     *n = want_match ? sp->nex_match : sp->nex_nomatch;
     return (const char *const *)(want_match ? sp->ex_match : sp->ex_nomatch);
 }
 
-const char *const *match_sig_literals(const struct match_sig *s, size_t *n) {
+const char *const *match_sig_literals(const struct match_sig *s, size_t *n)
+{
     const struct match_sig_priv *sp = match_sig_priv_of(s);
     *n = sp->nliterals;
     return (const char *const *)sp->literals;
 }
 
-int match_sig_exec(const struct match_sig *s, const char *p, size_t len) {
+int match_sig_exec(const struct match_sig *s, const char *p, size_t len)
+{
     const struct match_sig_priv *sp = match_sig_priv_of(s);
     pcre2_match_data *md = pcre2_match_data_create_from_pattern(sp->code, NULL);
     pcre2_match_context *mctx = pcre2_match_context_create(NULL);

@@ -16,8 +16,8 @@
 #define KEY_MULT 0x9E3779B97F4A7C15ull
 
 const uint8_t match_lower[256] = {
-#define L4(i) L1(i), L1(i + 1), L1(i + 2), L1(i + 3)
-#define L1(i) (uint8_t)((i) >= 'A' && (i) <= 'Z' ? (i) + 32 : (i))
+#define L4(i)  L1(i), L1(i + 1), L1(i + 2), L1(i + 3)
+#define L1(i)  (uint8_t)((i) >= 'A' && (i) <= 'Z' ? (i) + 32 : (i))
 #define L16(i) L4(i), L4(i + 4), L4(i + 8), L4(i + 12)
 #define L64(i) L16(i), L16(i + 16), L16(i + 32), L16(i + 48)
     L64(0), L64(64), L64(128), L64(192)
@@ -27,7 +27,8 @@ const uint8_t match_lower[256] = {
 #undef L4
 };
 
-int match_contains_lower(const char *p, size_t len, const char *needle, size_t nlen) {
+int match_contains_lower(const char *p, size_t len, const char *needle, size_t nlen)
+{
     if (nlen == 0) return 1;
     if (nlen > len) return 0;
     for (size_t i = 0; i + nlen <= len; i++) {
@@ -39,25 +40,29 @@ int match_contains_lower(const char *p, size_t len, const char *needle, size_t n
 }
 
 /* The 4 bytes at q, ASCII letters folded to lowercase (other bytes may alias: verified later). */
-static inline uint32_t fold_load(const uint8_t *q) {
+static inline uint32_t fold_load(const uint8_t *q)
+{
     uint32_t x;
     memcpy(&x, q, 4);
     return x | 0x20202020u;
 }
 
-static inline uint32_t key_hash(uint32_t folded, unsigned bits) {
+static inline uint32_t key_hash(uint32_t folded, unsigned bits)
+{
     return (uint32_t)(((uint64_t)folded * KEY_MULT) >> (64 - bits));
 }
 
 /* 12-bit hash of 3 lowercased bytes, for the record-tail filter. */
-static inline uint32_t tail3_hash(uint8_t a, uint8_t b, uint8_t c) {
+static inline uint32_t tail3_hash(uint8_t a, uint8_t b, uint8_t c)
+{
     uint32_t v = (uint32_t)a | (uint32_t)b << 8 | (uint32_t)c << 16;
     return (uint32_t)(((uint64_t)v * KEY_MULT) >> 52);
 }
 
 /* Set bits of x. The builtin only where it is one instruction (x86-64 without -mpopcnt would
  * call libgcc's __popcountdi2 on every probe hit). */
-static inline unsigned popcount64(uint64_t x) {
+static inline unsigned popcount64(uint64_t x)
+{
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
     return (unsigned)__builtin_popcountll(x);
 #else
@@ -68,7 +73,8 @@ static inline unsigned popcount64(uint64_t x) {
 #endif
 }
 
-static int lit_cmp(const void *a, const void *b) {
+static int lit_cmp(const void *a, const void *b)
+{
     const struct match_lit *x = a, *y = b;
     size_t n = AZ_MIN(x->len, y->len);
     int c = memcmp(x->s, y->s, n);
@@ -77,20 +83,23 @@ static int lit_cmp(const void *a, const void *b) {
     return x->first_sig < y->first_sig ? -1 : x->first_sig > y->first_sig;
 }
 
-static int key_cmp(const void *a, const void *b) {
+static int key_cmp(const void *a, const void *b)
+{
     const struct match_key *x = a, *y = b;
     if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
     return x->lit < y->lit ? -1 : x->lit > y->lit;
 }
 
-static void add_key(struct match_searcher *w, size_t *cap, const uint8_t *four, uint32_t lit) {
+static void add_key(struct match_searcher *w, size_t *cap, const uint8_t *four, uint32_t lit)
+{
     az_grow((void **)&w->keys, cap, w->nkeys + 1, sizeof(*w->keys));
     w->keys[w->nkeys].hash = fold_load(four); /* hashed once bits is known */
     w->keys[w->nkeys].lit = lit;
     w->nkeys++;
 }
 
-static void build_keys(struct match_searcher *w) {
+static void build_keys(struct match_searcher *w)
+{
     size_t cap = 0;
     for (size_t i = 0; i < w->nlits; i++) {
         const struct match_lit *l = &w->lits[i];
@@ -133,7 +142,8 @@ static void build_keys(struct match_searcher *w) {
     w->bucket[d] = (uint32_t)w->nkeys; /* d == total: one bucket per set bit */
 }
 
-void match_searcher_build(struct match_pack *p) {
+void match_searcher_build(struct match_pack *p)
+{
     struct match_searcher *w = &p->search;
     memset(w, 0, sizeof(*w));
     /* One (literal, signature) pair per literal first, then merge equal literals. */
@@ -181,7 +191,8 @@ void match_searcher_build(struct match_pack *p) {
     build_keys(w);
 }
 
-void match_searcher_free(struct match_searcher *w) {
+void match_searcher_free(struct match_searcher *w)
+{
     free(w->bitmap);
     free(w->keys);
     free(w->rank);
@@ -198,7 +209,8 @@ void match_searcher_free(struct match_searcher *w) {
  * byte x equals the lowercase literal byte c case-insensitively iff (x | fold) == c, with fold
  * 0x20 for a letter c (x is c or its uppercase) and 0 for any other byte (x must be c itself).
  */
-static inline int lit_at(const struct match_lit *l, const uint8_t *p, size_t room) {
+static inline int lit_at(const struct match_lit *l, const uint8_t *p, size_t room)
+{
     if (l->len > room) return 0;
     uint32_t k = 0;
     for (; k + 8 <= l->len; k += 8) {
@@ -223,10 +235,10 @@ struct run_ctx {
 
 /* A probe hit at p[0..room) with hash h: report the literals of that hash that really occur. */
 static void verify(const struct match_searcher *w, uint32_t h, const uint8_t *p, size_t room,
-                   const struct run_ctx *rc) {
+                   const struct run_ctx *rc)
+{
     uint32_t word = h >> 6;
-    uint32_t d = w->rank[word] +
-                 popcount64(w->bitmap[word] & (((uint64_t)1 << (h & 63)) - 1));
+    uint32_t d = w->rank[word] + popcount64(w->bitmap[word] & (((uint64_t)1 << (h & 63)) - 1));
     for (uint32_t k = w->bucket[d]; k < w->bucket[d + 1]; k++) {
         uint32_t li = w->keys[k].lit;
         if (rc->stamp && rc->stamp[li] == rc->gen) continue; /* already reported */
@@ -237,16 +249,19 @@ static void verify(const struct match_searcher *w, uint32_t h, const uint8_t *p,
     }
 }
 
-static inline uint32_t probe_hash(const struct match_searcher *w, const uint8_t *q) {
+static inline uint32_t probe_hash(const struct match_searcher *w, const uint8_t *q)
+{
     return key_hash(fold_load(q), w->bits);
 }
 
-static inline uint64_t probe_bit(const struct match_searcher *w, uint32_t h) {
+static inline uint64_t probe_bit(const struct match_searcher *w, uint32_t h)
+{
     return (w->bitmap[h >> 6] >> (h & 63)) & 1;
 }
 
 static void run(const struct match_searcher *w, const uint8_t *p, size_t len,
-                const struct run_ctx *rc) {
+                const struct run_ctx *rc)
+{
     if (w->bits == 0 || len < 3) return;
     if (len >= 4) {
         const size_t end = len - 3; /* positions with 4 bytes ahead */
@@ -254,10 +269,9 @@ static void run(const struct match_searcher *w, const uint8_t *p, size_t len,
         /* four independent probes per step: one branch, no dependency between them; the rare
          * step with a set bit hashes again rather than keep the hashes live (they would spill) */
         for (; pos + 4 <= end; pos += 4) {
-            uint64_t any = probe_bit(w, probe_hash(w, p + pos)) |
-                           probe_bit(w, probe_hash(w, p + pos + 1)) |
-                           probe_bit(w, probe_hash(w, p + pos + 2)) |
-                           probe_bit(w, probe_hash(w, p + pos + 3));
+            uint64_t any =
+                probe_bit(w, probe_hash(w, p + pos)) | probe_bit(w, probe_hash(w, p + pos + 1)) |
+                probe_bit(w, probe_hash(w, p + pos + 2)) | probe_bit(w, probe_hash(w, p + pos + 3));
             if (AZ_LIKELY(!any)) continue;
             for (size_t k = 0; k < 4; k++) {
                 uint32_t h = probe_hash(w, p + pos + k);
@@ -284,13 +298,15 @@ static void run(const struct match_searcher *w, const uint8_t *p, size_t len,
 }
 
 void match_searcher_run(const struct match_searcher *w, const uint8_t *p, size_t len,
-                        match_lit_fn fn, void *ctx) {
+                        match_lit_fn fn, void *ctx)
+{
     struct run_ctx rc = {fn, ctx, NULL, 0};
     run(w, p, len, &rc);
 }
 
 void match_searcher_run_once(const struct match_searcher *w, const uint8_t *p, size_t len,
-                             uint32_t *stamp, uint32_t gen, match_lit_fn fn, void *ctx) {
+                             uint32_t *stamp, uint32_t gen, match_lit_fn fn, void *ctx)
+{
     struct run_ctx rc = {fn, ctx, stamp, gen};
     run(w, p, len, &rc);
 }

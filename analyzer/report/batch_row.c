@@ -92,7 +92,8 @@ char *report_batch_row_json(const struct report_batch_row *row)
     }
     json_object_set_new(o, "first_error", fe);
     json_t *ids = json_array();
-    for (size_t i = 0; i < row->nfindings; i++) json_array_append_new(ids, json_string(row->findings[i]));
+    for (size_t i = 0; i < row->nfindings; i++)
+        json_array_append_new(ids, json_string(row->findings[i]));
     json_object_set_new(o, "findings", ids);
     json_object_set_new(o, "inputs", json_integer((json_int_t)row->inputs));
     json_object_set_new(o, "skipped", json_integer((json_int_t)row->skipped));
@@ -131,8 +132,8 @@ enum az_status report_batch_row_parse(struct report_batch_row *row, const char *
     row->verdict = dup_or_empty(verdict);
     row->confidence = json_number_value(conf);
     if (json_is_object(fe)) {
-        const char *id = get_str(fe, "id"), *at = get_str(fe, "at"), *fp = get_str(fe, "fingerprint"),
-                   *text = get_str(fe, "text");
+        const char *id = get_str(fe, "id"), *at = get_str(fe, "at"),
+                   *fp = get_str(fe, "fingerprint"), *text = get_str(fe, "text");
         if (!id || !at || !fp || !text) {
             report_batch_row_free(row);
             goto bad;

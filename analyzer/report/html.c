@@ -13,14 +13,14 @@
 #include "report/report.h"
 #include "report/report_private.h"
 
-#define SVG_W 1100.0
-#define LANE_LABEL_W 280.0
-#define LANE_H 26.0
-#define MAX_LANES 32
-#define MAX_CHARTS 10
-#define CHART_H 210.0
-#define SPARSE_POINTS 24
-#define GB10_POWER_CAP_W 100.0
+#define SVG_W             1100.0
+#define LANE_LABEL_W      280.0
+#define LANE_H            26.0
+#define MAX_LANES         32
+#define MAX_CHARTS        10
+#define CHART_H           210.0
+#define SPARSE_POINTS     24
+#define GB10_POWER_CAP_W  100.0
 #define GB10_MEMORY_BYTES 128e9
 
 struct html {
@@ -62,23 +62,32 @@ static void h_cut(struct html *x, const char *s, int input, size_t cols)
 static const char CSS[] =
     "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1d2330;"
     "background:#fff;margin:24px auto;max-width:1140px;padding:0 16px}"
-    "h1{font-size:22px;margin:4px 0 8px}h2{font-size:16px;margin:26px 0 8px;border-bottom:1px solid #e3e6ec;"
+    "h1{font-size:22px;margin:4px 0 8px}h2{font-size:16px;margin:26px 0 8px;border-bottom:1px "
+    "solid #e3e6ec;"
     "padding-bottom:4px}.meta{color:#69707d;font-size:13px;margin:0}"
-    ".id{display:inline-block;background:#b3261e;color:#fff;border-radius:4px;padding:0 8px;margin-right:6px}"
-    ".id.none{background:#3b6e3b}.conf{color:#69707d;font-weight:normal;font-size:15px;margin-left:10px}"
+    ".id{display:inline-block;background:#b3261e;color:#fff;border-radius:4px;padding:0 "
+    "8px;margin-right:6px}"
+    ".id.none{background:#3b6e3b}.conf{color:#69707d;font-weight:normal;font-size:15px;margin-left:"
+    "10px}"
     ".verdict{background:#fbf3f2;border-left:4px solid #b3261e;padding:8px 14px;border-radius:4px}"
     ".verdict.none{background:#f2f8f2;border-left-color:#3b6e3b}"
-    "table{border-collapse:collapse;width:100%;font-size:13px}td,th{text-align:left;padding:3px 8px;"
+    "table{border-collapse:collapse;width:100%;font-size:13px}td,th{text-align:left;padding:3px "
+    "8px;"
     "border-bottom:1px solid #eef0f3;vertical-align:top}th{color:#69707d;font-weight:600}"
     "code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px;"
     "white-space:pre-wrap;word-break:break-all}.num{text-align:right;white-space:nowrap}"
     ".note{color:#69707d}details{margin:10px 0}summary{cursor:pointer;font-weight:600}"
-    "svg{display:block;margin:6px 0 14px;max-width:100%;height:auto}svg text{font:11px system-ui,sans-serif;fill:#3c4350}"
+    "svg{display:block;margin:6px 0 14px;max-width:100%;height:auto}svg text{font:11px "
+    "system-ui,sans-serif;fill:#3c4350}"
     "svg .axis{stroke:#c7ccd5;stroke-width:1}svg .grid{stroke:#eef0f3;stroke-width:1}"
-    "svg .lane{fill:#f7f8fa}svg .ev{fill:#8a94a6}svg .ev.finding{fill:#d08a00}svg .ev.verdict{fill:#b3261e}"
-    "svg .line{fill:none;stroke:#2f6db5;stroke-width:1.6}svg .pt{fill:#2f6db5}svg .cap{stroke:#b3261e;stroke-dasharray:6 4;stroke-width:1.2}"
-    "svg .plateau{fill:#b3261e;fill-opacity:.09}svg .mark{stroke:#d08a00;stroke-width:1.5;stroke-dasharray:3 3}"
-    "svg .title{font-weight:600;fill:#1d2330;font-size:12px}svg .capl{fill:#b3261e}svg .markl{fill:#a86f00}"
+    "svg .lane{fill:#f7f8fa}svg .ev{fill:#8a94a6}svg .ev.finding{fill:#d08a00}svg "
+    ".ev.verdict{fill:#b3261e}"
+    "svg .line{fill:none;stroke:#2f6db5;stroke-width:1.6}svg .pt{fill:#2f6db5}svg "
+    ".cap{stroke:#b3261e;stroke-dasharray:6 4;stroke-width:1.2}"
+    "svg .plateau{fill:#b3261e;fill-opacity:.09}svg "
+    ".mark{stroke:#d08a00;stroke-width:1.5;stroke-dasharray:3 3}"
+    "svg .title{font-weight:600;fill:#1d2330;font-size:12px}svg .capl{fill:#b3261e}svg "
+    ".markl{fill:#a86f00}"
     "footer{color:#8a909b;font-size:12px;margin-top:30px}";
 
 /* ---- shared pieces ---- */
@@ -86,7 +95,8 @@ static const char CSS[] =
 static void evidence_table(struct html *x, const struct corr_evidence *ev, size_t n)
 {
     char tbuf[48];
-    az_buf_puts(x->out, "<table class=\"ev\"><tr><th>where</th><th>time</th><th>line</th><th></th></tr>\n");
+    az_buf_puts(x->out,
+                "<table class=\"ev\"><tr><th>where</th><th>time</th><th>line</th><th></th></tr>\n");
     for (size_t i = 0; i < n; i++) {
         az_buf_puts(x->out, "<tr><td class=\"mono\">");
         h(x, ev[i].path, 1);
@@ -134,7 +144,10 @@ static int placeable(const struct corr_result *r, struct az_time t)
     return t.kind != AZ_TIME_NONE && t.kind == k;
 }
 
-static int same_str(const char *a, const char *b) { return strcmp(a ? a : "", b ? b : "") == 0; }
+static int same_str(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
 
 static void timeline_svg(struct html *x)
 {
@@ -176,7 +189,8 @@ static void timeline_svg(struct html *x)
         char tb[48];
         axis_time(r, (double)(t0 - r->start.usec) / 1e6 + span * k / 5.0, tb, sizeof tb);
         if (r->start.kind != AZ_TIME_ABS && r->start.kind != AZ_TIME_NOYEAR) {
-            struct az_time t = {t0 + (int64_t)llround(span * 1e6 * k / 5.0), r->timeline[0].time.kind};
+            struct az_time t = {t0 + (int64_t)llround(span * 1e6 * k / 5.0),
+                                r->timeline[0].time.kind};
             rpt_time_short(r, t, 0, tb, sizeof tb);
         }
         az_buf_printf(x->out,
@@ -206,8 +220,9 @@ static void timeline_svg(struct html *x)
         double cx = span > 0 ? plot_x + plot_w * (double)(e->time.usec - t0) / 1e6 / span
                              : plot_x + plot_w / 2;
         double cy = top + (double)lane[i] * LANE_H + LANE_H / 2;
-        const char *cls = !e->entry_id ? "ev" : (vid && strcmp(vid, e->entry_id) == 0)
-                                                   ? "ev verdict" : "ev finding";
+        const char *cls = !e->entry_id                             ? "ev"
+                          : (vid && strcmp(vid, e->entry_id) == 0) ? "ev verdict"
+                                                                   : "ev finding";
         char tb[48];
         rpt_time_short(r, e->time, e->time_approx, tb, sizeof tb);
         az_buf_printf(x->out, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"><title>%s ",
@@ -225,7 +240,8 @@ static void timeline_svg(struct html *x)
     }
     az_buf_puts(x->out, "</svg>\n");
     if (placed < r->nevents)
-        az_buf_printf(x->out, "<p class=\"note\">%zu event%s without a comparable time %s not drawn.</p>\n",
+        az_buf_printf(x->out,
+                      "<p class=\"note\">%zu event%s without a comparable time %s not drawn.</p>\n",
                       r->nevents - placed, r->nevents - placed == 1 ? "" : "s",
                       r->nevents - placed == 1 ? "is" : "are");
     free(lane);
@@ -233,7 +249,10 @@ static void timeline_svg(struct html *x)
 
 /* ---- series plots ---- */
 
-static int name_is(const struct corr_series *s, const char *name) { return same_str(s->name, name); }
+static int name_is(const struct corr_series *s, const char *name)
+{
+    return same_str(s->name, name);
+}
 
 static int is_throughput(const struct corr_series *s)
 {
@@ -259,8 +278,8 @@ static double memory_line(const struct corr_series *s)
     static const struct {
         const char *unit;
         double bytes;
-    } units[] = {{"B", 1}, {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
-                 {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}};
+    } units[] = {{"B", 1},    {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
+                 {"KB", 1e3}, {"MB", 1e6},     {"GB", 1e9}};
     for (size_t i = 0; i < AZ_ARRAY_LEN(units); i++)
         if (same_str(s->unit, units[i].unit)) return GB10_MEMORY_BYTES / units[i].bytes;
     return NAN;
@@ -290,8 +309,8 @@ static void chart(struct html *x, const struct corr_series *s, double tmin, doub
     vmax = ceil(vmax * 1.02 / step) * step;
     int yticks = (int)llround((vmax - vmin) / step);
     double tspan = tmax > tmin ? tmax - tmin : 1;
-#define XOF(t) (ml + pw * ((t) - tmin) / tspan)
-#define YOF(v) (mt + ph * (1.0 - ((v) - vmin) / (vmax - vmin)))
+#define XOF(t) (ml + pw * ((t)-tmin) / tspan)
+#define YOF(v) (mt + ph * (1.0 - ((v)-vmin) / (vmax - vmin)))
     az_buf_printf(x->out,
                   "<svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
                   "height=\"%.0f\" role=\"img\" aria-label=\"",
@@ -301,7 +320,11 @@ static void chart(struct html *x, const struct corr_series *s, double tmin, doub
     h(x, s->name, 1);
     if (s->unit && s->unit[0]) {
         az_buf_puts(x->out, " (");
-        h(x, same_str(s->unit, "C") ? "\xc2\xb0" "C" : s->unit, 1);
+        h(x,
+          same_str(s->unit, "C") ? "\xc2\xb0"
+                                   "C"
+                                 : s->unit,
+          1);
         az_buf_putc(x->out, ')');
     }
     az_buf_puts(x->out, " \xc2\xb7 ");
@@ -316,9 +339,10 @@ static void chart(struct html *x, const struct corr_series *s, double tmin, doub
     if (isfinite(plateau_t) && s->npoints) {
         double x0 = XOF(AZ_MAX(plateau_t, tmin)), x1 = XOF(s->points[s->npoints - 1].t);
         if (x1 > x0)
-            az_buf_printf(x->out,
-                          "<rect class=\"plateau\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
-                          x0, mt, x1 - x0, ph);
+            az_buf_printf(
+                x->out,
+                "<rect class=\"plateau\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
+                x0, mt, x1 - x0, ph);
     }
     for (int k = 0; k <= yticks; k++) {
         double v = vmin + step * k, y = YOF(v);
@@ -345,11 +369,12 @@ static void chart(struct html *x, const struct corr_series *s, double tmin, doub
                       "sustained power cap</text>\n",
                       ml, YOF(cap), ml + pw, YOF(cap), ml + pw - 4, YOF(cap) - 5);
     if (isfinite(memline))
-        az_buf_printf(x->out,
-                      "<line class=\"cap\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-                      "<text class=\"capl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">128 GB unified "
-                      "memory</text>\n",
-                      ml, YOF(memline), ml + pw, YOF(memline), ml + pw - 4, YOF(memline) - 5);
+        az_buf_printf(
+            x->out,
+            "<line class=\"cap\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+            "<text class=\"capl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">128 GB unified "
+            "memory</text>\n",
+            ml, YOF(memline), ml + pw, YOF(memline), ml + pw - 4, YOF(memline) - 5);
     az_buf_puts(x->out, "<polyline class=\"line\" points=\"");
     int first = 1;
     for (size_t k = 0; k < s->npoints; k++) {
@@ -364,7 +389,9 @@ static void chart(struct html *x, const struct corr_series *s, double tmin, doub
         for (size_t k = 0; k < s->npoints; k++) {
             const struct corr_point *pt = &s->points[k];
             if (!isfinite(pt->t) || !isfinite(pt->v)) continue;
-            az_buf_printf(x->out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>%.6g</title></circle>\n",
+            az_buf_printf(x->out,
+                          "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" "
+                          "r=\"3.5\"><title>%.6g</title></circle>\n",
                           XOF(pt->t), YOF(pt->v), pt->v);
         }
     /* a detected change that is not a plateau (a throughput drop, say): a marked vertical line */
@@ -410,8 +437,10 @@ static void series_charts(struct html *x)
     for (size_t k = 0; k < n; k++) {
         const struct corr_series *s = &r->series[order[k]];
         double plateau = NAN;
-        if (name_is(s, "power.draw")) plateau = isfinite(s->mark_t) ? s->mark_t : power_plateau;
-        else if (name_is(s, "temperature.gpu")) plateau = power_plateau;
+        if (name_is(s, "power.draw"))
+            plateau = isfinite(s->mark_t) ? s->mark_t : power_plateau;
+        else if (name_is(s, "temperature.gpu"))
+            plateau = power_plateau;
         chart(x, s, tmin, tmax, plateau);
     }
     if (r->nseries > n)
@@ -443,7 +472,8 @@ static void header(struct html *x)
         h(x, rpt_entry_id(r->verdict), 0);
         az_buf_puts(x->out, "</span>");
         h(x, rpt_entry_title(r->verdict), 0);
-        az_buf_printf(x->out, "<span class=\"conf\">confidence %.2f</span>", rpt_round2(r->confidence));
+        az_buf_printf(x->out, "<span class=\"conf\">confidence %.2f</span>",
+                      rpt_round2(r->confidence));
     } else {
         az_buf_puts(x->out, "<span class=\"id none\">none</span>" RPT_NONE_TITLE);
     }
@@ -495,8 +525,10 @@ static void timeline_table(struct html *x)
     char tbuf[48];
     az_buf_puts(x->out, "<h2>Timeline</h2>\n");
     timeline_svg(x);
-    az_buf_printf(x->out, "<details><summary>All %zu events</summary>\n<table><tr><th>time</th>"
-                          "<th>where</th><th>event</th><th>finding</th></tr>\n", r->nevents);
+    az_buf_printf(x->out,
+                  "<details><summary>All %zu events</summary>\n<table><tr><th>time</th>"
+                  "<th>where</th><th>event</th><th>finding</th></tr>\n",
+                  r->nevents);
     for (size_t i = 0; i < r->nevents; i++) {
         const struct corr_event *e = &r->timeline[i];
         rpt_time_short(r, e->time, e->time_approx, tbuf, sizeof tbuf);
@@ -532,7 +564,8 @@ static void weighed(struct html *x)
             if (f->entry == r->verdict) continue;
             az_buf_puts(x->out, "<tr><td>");
             h(x, rpt_entry_id(f->entry), 0);
-            az_buf_printf(x->out, "</td><td class=\"num\">%.2f</td><td>", rpt_round2(f->confidence));
+            az_buf_printf(x->out, "</td><td class=\"num\">%.2f</td><td>",
+                          rpt_round2(f->confidence));
             h(x, rpt_entry_title(f->entry), 0);
             az_buf_puts(x->out, "</td><td>");
             h(x, f->summary, 1);
@@ -572,9 +605,11 @@ static void inputs(struct html *x)
 {
     const struct corr_result *r = x->c->r;
     char num[40];
-    az_buf_printf(x->out, "<details><summary>Inputs (%zu)</summary>\n<table><tr><th>path</th>"
-                          "<th>kind</th><th class=\"num\">bytes</th><th class=\"num\">records</th>"
-                          "<th>compression</th></tr>\n", r->ninputs);
+    az_buf_printf(x->out,
+                  "<details><summary>Inputs (%zu)</summary>\n<table><tr><th>path</th>"
+                  "<th>kind</th><th class=\"num\">bytes</th><th class=\"num\">records</th>"
+                  "<th>compression</th></tr>\n",
+                  r->ninputs);
     for (size_t i = 0; i < r->ninputs; i++) {
         const struct corr_input *in = &r->inputs[i];
         az_buf_puts(x->out, "<tr><td class=\"mono\">");
@@ -635,8 +670,9 @@ void rpt_write_html(struct rpt *c)
     inputs(&x);
     az_buf_puts(x.out, "<footer>Written by " RPT_TOOL_NAME " ");
     h(&x, rpt_tool_version(c), 0);
-    az_buf_printf(x.out, "%s. Self-contained: no scripts, no external resources.</footer>\n"
-                         "</body></html>\n",
+    az_buf_printf(x.out,
+                  "%s. Self-contained: no scripts, no external resources.</footer>\n"
+                  "</body></html>\n",
                   c->o->redact ? "; host names, users, addresses and secrets redacted" : "");
     az_buf_free(&x.s1);
 }

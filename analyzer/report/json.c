@@ -45,7 +45,10 @@ static json_t *jpk(struct jctx *j, const char *s)
 }
 
 /* An input string that may be absent: "" becomes null. */
-static json_t *jin_opt(struct jctx *j, const char *s) { return s && s[0] ? jin(j, s) : json_null(); }
+static json_t *jin_opt(struct jctx *j, const char *s)
+{
+    return s && s[0] ? jin(j, s) : json_null();
+}
 
 static json_t *jtime(struct az_time t)
 {
@@ -54,18 +57,30 @@ static json_t *jtime(struct az_time t)
     return buf[0] ? json_string(buf) : json_null();
 }
 
-static json_t *jreal(double x) { return isfinite(x) ? json_real(x) : json_null(); }
+static json_t *jreal(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
 
-static json_t *jconf(double x) { return json_real(rpt_round2(x)); }
+static json_t *jconf(double x)
+{
+    return json_real(rpt_round2(x));
+}
 
 static json_t *juint(uint64_t v)
 {
     return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
 }
 
-static json_t *jtristate(int v) { return v == 1 ? json_true() : v == 0 ? json_false() : json_null(); }
+static json_t *jtristate(int v)
+{
+    return v == 1 ? json_true() : v == 0 ? json_false() : json_null();
+}
 
-static void set(json_t *o, const char *key, json_t *v) { json_object_set_new(o, key, v ? v : json_null()); }
+static void set(json_t *o, const char *key, json_t *v)
+{
+    json_object_set_new(o, key, v ? v : json_null());
+}
 
 static json_t *evidence_obj(struct jctx *j, const struct corr_evidence *e)
 {
@@ -108,7 +123,8 @@ static json_t *findings_arr(struct jctx *j)
         set(o, "summary", jin(j, f->summary));
         set(o, "fix", jpk(j, rpt_entry_fix(f->entry)));
         json_t *ev = json_array();
-        for (size_t k = 0; k < f->nevidence; k++) json_array_append_new(ev, evidence_obj(j, &f->evidence[k]));
+        for (size_t k = 0; k < f->nevidence; k++)
+            json_array_append_new(ev, evidence_obj(j, &f->evidence[k]));
         set(o, "evidence", ev);
         json_array_append_new(a, o);
     }
@@ -222,7 +238,8 @@ static json_t *inputs_arr(struct jctx *j)
         set(o, "kind", jpk(j, in->kind));
         set(o, "bytes", juint(in->bytes));
         set(o, "records", juint(in->records));
-        set(o, "compression", jpk(j, in->compression && in->compression[0] ? in->compression : "none"));
+        set(o, "compression",
+            jpk(j, in->compression && in->compression[0] ? in->compression : "none"));
         json_array_append_new(a, o);
     }
     return a;

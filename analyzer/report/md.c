@@ -32,8 +32,18 @@ static void inline_text(struct md *m, const char *s, int input)
         case '<': az_buf_puts(m->out, "&lt;"); break;
         case '>': az_buf_puts(m->out, "&gt;"); break;
         case '&': az_buf_puts(m->out, "&amp;"); break;
-        case '\\': case '`': case '*': case '_': case '[': case ']': case '|': case '~':
-        case '#': case '!': case '(': case ')':
+        case '\\':
+        case '`':
+        case '*':
+        case '_':
+        case '[':
+        case ']':
+        case '|':
+        case '~':
+        case '#':
+        case '!':
+        case '(':
+        case ')':
             az_buf_putc(m->out, '\\');
             az_buf_putc(m->out, ch);
             break;
@@ -128,8 +138,9 @@ static void summary_table(struct md *m)
         az_buf_puts(m->out, " |\n");
         if (r->first_error) {
             az_buf_puts(m->out, "| **First error** | ");
-            inline_text(m, r->first_error_entry ? rpt_entry_title(r->first_error_entry)
-                                                : "(unclassified)", 0);
+            inline_text(
+                m, r->first_error_entry ? rpt_entry_title(r->first_error_entry) : "(unclassified)",
+                0);
             az_buf_puts(m->out, " at ");
             inline_text(m, r->first_error->path, 1);
             az_buf_printf(m->out, ":%llu |\n", (unsigned long long)r->first_error->line);
@@ -180,7 +191,8 @@ static void none_section(struct md *m)
         return;
     }
     az_buf_puts(m->out, "**First error:** ");
-    inline_text(m, r->first_error_entry ? rpt_entry_title(r->first_error_entry) : "(unclassified)", 0);
+    inline_text(m, r->first_error_entry ? rpt_entry_title(r->first_error_entry) : "(unclassified)",
+                0);
     az_buf_puts(m->out, "\n\n");
     evidence_block(m, r->first_error, 1);
     if (rpt_entry_fix(r->first_error_entry)[0]) {
@@ -273,7 +285,8 @@ static void inputs_section(struct md *m)
     char num[40];
     if (r->ninputs) {
         az_buf_printf(m->out, "<details><summary>Inputs (%zu)</summary>\n\n", r->ninputs);
-        az_buf_puts(m->out, "| path | kind | bytes | records | compression |\n|---|---|---:|---:|---|\n");
+        az_buf_puts(m->out,
+                    "| path | kind | bytes | records | compression |\n|---|---|---:|---:|---|\n");
         for (size_t i = 0; i < r->ninputs; i++) {
             const struct corr_input *in = &r->inputs[i];
             az_buf_puts(m->out, "| ");
@@ -325,8 +338,10 @@ void rpt_write_md(struct rpt *c)
     }
     az_buf_puts(m.out, "\n\n");
     summary_table(&m);
-    if (r->verdict) verdict_section(&m);
-    else none_section(&m);
+    if (r->verdict)
+        verdict_section(&m);
+    else
+        none_section(&m);
     timeline_section(&m);
     findings_section(&m);
     ruled_out_section(&m);

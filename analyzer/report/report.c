@@ -33,7 +33,10 @@ const char *report_format_ext(enum report_format f)
     return (f >= 0 && f < REPORT_FORMAT_COUNT) ? format_exts[f] : "out";
 }
 
-const char *report_jansson_version(void) { return JANSSON_VERSION; }
+const char *report_jansson_version(void)
+{
+    return JANSSON_VERSION;
+}
 
 enum az_status report_write(FILE *out, enum report_format f, const struct corr_result *r,
                             const struct match_pack *pack, const struct report_options *o)
@@ -136,8 +139,8 @@ void rpt_time_short(const struct corr_result *r, struct az_time t, int approx, c
         return;
     }
     struct civil c = civil_of(t);
-    int one_day = r->start.kind == AZ_TIME_NONE || r->end.kind == AZ_TIME_NONE ||
-                  same_day(r->start, r->end);
+    int one_day =
+        r->start.kind == AZ_TIME_NONE || r->end.kind == AZ_TIME_NONE || same_day(r->start, r->end);
     if (one_day)
         snprintf(out, outsz, "%s%02u:%02u:%02u", tilde, c.hour, c.min, c.sec);
     else
@@ -218,8 +221,10 @@ char *rpt_context_text(const struct corr_result *r)
     else if (drv || tor)
         az_buf_printf(&b, "%sCUDA %s", sep, drv ? x->cuda_driver : x->cuda_torch);
     if (drv || tor) sep = ", ";
-    if (x->in_container == 1) az_buf_printf(&b, "%scontainer", sep);
-    else if (x->in_container == 0) az_buf_printf(&b, "%sbare host", sep);
+    if (x->in_container == 1)
+        az_buf_printf(&b, "%scontainer", sep);
+    else if (x->in_container == 0)
+        az_buf_printf(&b, "%sbare host", sep);
     return az_buf_steal(&b);
 }
 
@@ -234,9 +239,18 @@ const char *rpt_tool_version(const struct rpt *c)
     return c->o->tool_version && c->o->tool_version[0] ? c->o->tool_version : GOTCHA_VERSION;
 }
 
-const char *rpt_entry_id(const struct match_entry *e) { return e && e->id ? e->id : "?"; }
-const char *rpt_entry_title(const struct match_entry *e) { return e && e->title ? e->title : ""; }
-const char *rpt_entry_fix(const struct match_entry *e) { return e && e->fix ? e->fix : ""; }
+const char *rpt_entry_id(const struct match_entry *e)
+{
+    return e && e->id ? e->id : "?";
+}
+const char *rpt_entry_title(const struct match_entry *e)
+{
+    return e && e->title ? e->title : "";
+}
+const char *rpt_entry_fix(const struct match_entry *e)
+{
+    return e && e->fix ? e->fix : "";
+}
 
 const char *rpt_verdict_id(const struct corr_result *r)
 {

@@ -19,13 +19,19 @@
 #include "common/az.h"
 #include "correlate/corr.h"
 
-enum report_format { REPORT_TEXT = 0, REPORT_JSON, REPORT_MD, REPORT_HTML, REPORT_PREFLIGHT,
-                     REPORT_FORMAT_COUNT };
+enum report_format {
+    REPORT_TEXT = 0,
+    REPORT_JSON,
+    REPORT_MD,
+    REPORT_HTML,
+    REPORT_PREFLIGHT,
+    REPORT_FORMAT_COUNT
+};
 
 struct report_options {
-    int color;       /* 1: ANSI colour (text only; cli decides from TTY, NO_COLOR, --color) */
-    int redact;      /* 1: apply report_redact() to every input-derived string */
-    int verbose;     /* 1: all evidence and the whole timeline, not the top of each */
+    int color;   /* 1: ANSI colour (text only; cli decides from TTY, NO_COLOR, --color) */
+    int redact;  /* 1: apply report_redact() to every input-derived string */
+    int verbose; /* 1: all evidence and the whole timeline, not the top of each */
     const char *tool_version;
 };
 
@@ -69,11 +75,11 @@ struct report_batch_row {
     char *fingerprint;      /* 16 hex digits naming "the same failure" across runs, "" when none */
     char *fingerprint_text; /* the first error with numbers, paths, hex and ids masked */
     size_t nfindings;
-    char **findings;        /* finding ids, in result order */
-    uint64_t inputs;        /* members read */
-    uint64_t skipped;       /* entries and members skipped */
-    uint64_t duration_ms;   /* wall time of the analysis */
-    char *error;            /* why the run could not be read; "" when it was */
+    char **findings;      /* finding ids, in result order */
+    uint64_t inputs;      /* members read */
+    uint64_t skipped;     /* entries and members skipped */
+    uint64_t duration_ms; /* wall time of the analysis */
+    char *error;          /* why the run could not be read; "" when it was */
 };
 
 /* Fill row (all strings owned by row) from a result. */

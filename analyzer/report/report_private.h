@@ -15,22 +15,23 @@
 #include "correlate/corr.h"
 #include "report/report.h"
 
-#define RPT_TOOL_NAME "gotcha"
-#define RPT_SCHEMA "gotcha.report/1"
+#define RPT_TOOL_NAME  "gotcha"
+#define RPT_SCHEMA     "gotcha.report/1"
 #define RPT_NONE_TITLE "No known gotcha (none of G1\xe2\x80\x93G10)"
-/* A finding at or above this confidence counts as found (preflight FAIL) even when not the verdict. */
+/* A finding at or above this confidence counts as found (preflight FAIL) even when not the verdict.
+ */
 #define RPT_HIGH_CONFIDENCE 0.5
 /* Compact views (no --verbose): at most this many evidence lines and timeline events. */
 #define RPT_TOP_EVIDENCE 5
-#define RPT_TOP_EVENTS 12
+#define RPT_TOP_EVENTS   12
 
 struct rpt {
     const struct corr_result *r;
-    const struct match_pack *pack;   /* may be NULL */
-    const struct report_options *o;  /* never NULL (defaults filled in by report_write()) */
-    struct az_buf out;               /* the whole report */
-    struct az_buf red;               /* scratch of rpt_input() */
-    int failed;                      /* a writer could not render (out of memory in jansson) */
+    const struct match_pack *pack;  /* may be NULL */
+    const struct report_options *o; /* never NULL (defaults filled in by report_write()) */
+    struct az_buf out;              /* the whole report */
+    struct az_buf red;              /* scratch of rpt_input() */
+    int failed;                     /* a writer could not render (out of memory in jansson) */
 };
 
 /**

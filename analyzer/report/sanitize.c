@@ -163,12 +163,18 @@ static int is_alnum(unsigned char ch)
 {
     return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
 }
-static int is_digit(unsigned char ch) { return ch >= '0' && ch <= '9'; }
+static int is_digit(unsigned char ch)
+{
+    return ch >= '0' && ch <= '9';
+}
 static int is_hex(unsigned char ch)
 {
     return is_digit(ch) || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
 }
-static int is_word(unsigned char ch) { return is_alnum(ch) || ch == '_'; }
+static int is_word(unsigned char ch)
+{
+    return is_alnum(ch) || ch == '_';
+}
 static unsigned char lower(unsigned char ch)
 {
     return (ch >= 'A' && ch <= 'Z') ? (unsigned char)(ch - 'A' + 'a') : ch;
@@ -201,11 +207,12 @@ static size_t span_token(const char *p, size_t len, const char *extra)
  * counters ("max_tokens") are not secrets. */
 static int is_secret_key(const char *w, size_t wlen)
 {
-    static const char *const suffixes[] = {"password", "passwd", "secret", "api_key", "apikey",
-                                           "api-key", "access_key", "secret_key", "private_key",
-                                           "access-key", "secret-key", "token"};
-    static const char *const not_secret[] = {"pad", "eos", "bos", "unk", "sep", "cls", "mask",
-                                             "special", "max", "num", "image", "start", "end"};
+    static const char *const suffixes[] = {"password",    "passwd",     "secret",     "api_key",
+                                           "apikey",      "api-key",    "access_key", "secret_key",
+                                           "private_key", "access-key", "secret-key", "token"};
+    static const char *const not_secret[] = {"pad",   "eos",   "bos",     "unk", "sep",
+                                             "cls",   "mask",  "special", "max", "num",
+                                             "image", "start", "end"};
     for (size_t i = 0; i < AZ_ARRAY_LEN(suffixes); i++) {
         if (!ends_with_ci(w, wlen, suffixes[i])) continue;
         if (strcmp(suffixes[i], "token") == 0)
@@ -262,9 +269,9 @@ static size_t redact_prefixed_token(struct redact_hit *h, const char *p, size_t 
         const char *extra; /* allowed besides alnum */
         size_t min;        /* body length */
     } kinds[] = {
-        {"hf_", "", 30},         {"sk-proj-", "_-", 20}, {"sk-", "_-", 20},
+        {"hf_", "", 30},          {"sk-proj-", "_-", 20}, {"sk-", "_-", 20},
         {"github_pat_", "_", 22}, {"ghp_", "", 30},       {"gho_", "", 30},
-        {"ghu_", "", 30},        {"ghs_", "", 30},       {"ghr_", "", 30},
+        {"ghu_", "", 30},         {"ghs_", "", 30},       {"ghr_", "", 30},
     };
     for (size_t k = 0; k < AZ_ARRAY_LEN(kinds); k++) {
         size_t pl = strlen(kinds[k].prefix);
@@ -302,8 +309,10 @@ static size_t redact_bearer(struct redact_hit *h, const char *p, size_t len)
 static size_t redact_home(struct redact_hit *h, const char *p, size_t len)
 {
     const char *prefix = NULL;
-    if (az_starts_with(p, len, "/home/")) prefix = "/home/";
-    else if (az_starts_with(p, len, "/Users/")) prefix = "/Users/";
+    if (az_starts_with(p, len, "/home/"))
+        prefix = "/home/";
+    else if (az_starts_with(p, len, "/Users/"))
+        prefix = "/Users/";
     if (!prefix) return 0;
     size_t pl = strlen(prefix), i = pl;
     while (i < len && p[i] != '/' && p[i] != ' ' && p[i] != '\t' && !strchr("\"':;,)]}>", p[i]))
@@ -342,7 +351,8 @@ static size_t parse_ipv4(const char *p, size_t len)
         }
         size_t start = i;
         unsigned v = 0;
-        while (i < len && is_digit((unsigned char)p[i]) && i - start < 4) v = v * 10 + (unsigned)(p[i++] - '0');
+        while (i < len && is_digit((unsigned char)p[i]) && i - start < 4)
+            v = v * 10 + (unsigned)(p[i++] - '0');
         if (i == start || i - start > 3 || v > 255) return 0;
     }
     return i;
@@ -407,7 +417,10 @@ static size_t redact_ipv6(struct redact_hit *h, const char *p, size_t len)
     return hit(h, 0, "<ip>", i);
 }
 
-static int is_host_char(unsigned char ch) { return is_alnum(ch) || ch == '-' || ch == '_'; }
+static int is_host_char(unsigned char ch)
+{
+    return is_alnum(ch) || ch == '-' || ch == '_';
+}
 
 static size_t redact_host(struct redact_hit *h, const char *p, size_t len, const char *const *hosts,
                           size_t nhosts)

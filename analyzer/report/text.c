@@ -9,14 +9,14 @@
 #include "report/report.h"
 #include "report/report_private.h"
 
-#define TEXT_WIDTH 88
-#define TEXT_MAX_LOC 40   /* path:line column, compact view */
-#define TEXT_MAX_PATH 32  /* timeline path column, compact view */
-#define TEXT_MAX_NOTE 24  /* evidence note column, compact view */
-#define TEXT_MIN_LINE 30  /* evidence text gets at least this much, compact view */
+#define TEXT_WIDTH    88
+#define TEXT_MAX_LOC  40 /* path:line column, compact view */
+#define TEXT_MAX_PATH 32 /* timeline path column, compact view */
+#define TEXT_MAX_NOTE 24 /* evidence note column, compact view */
+#define TEXT_MIN_LINE 30 /* evidence text gets at least this much, compact view */
 
-#define SGR_BOLD "\x1b[1m"
-#define SGR_DIM "\x1b[2m"
+#define SGR_BOLD  "\x1b[1m"
+#define SGR_DIM   "\x1b[2m"
 #define SGR_RESET "\x1b[0m"
 
 struct text {
@@ -332,8 +332,9 @@ static void put_weighed(struct text *t)
         if (f->entry == r->verdict) continue;
         az_buf_printf(t->out, "    %-3s %.2f  ", clean(t, &t->s1, rpt_entry_id(f->entry), 0),
                       rpt_round2(f->confidence));
-        const char *what = f->summary && f->summary[0] ? clean(t, &t->s1, f->summary, 1)
-                                                       : clean(t, &t->s1, rpt_entry_title(f->entry), 0);
+        const char *what = f->summary && f->summary[0]
+                               ? clean(t, &t->s1, f->summary, 1)
+                               : clean(t, &t->s1, rpt_entry_title(f->entry), 0);
         put_wrapped(t, what, 14, 14);
     }
     if (r->nruled_out) {
@@ -355,12 +356,14 @@ static void put_problems(struct text *t)
     const struct corr_result *r = t->c->r;
     size_t cap = t->c->o->verbose ? SIZE_MAX : 3;
     if (r->nskipped) {
-        az_buf_printf(t->out, "\n  skipped %zu input%s\n", r->nskipped, r->nskipped == 1 ? "" : "s");
+        az_buf_printf(t->out, "\n  skipped %zu input%s\n", r->nskipped,
+                      r->nskipped == 1 ? "" : "s");
         for (size_t i = 0; i < r->nskipped && i < cap; i++) {
             az_buf_printf(t->out, "    %s: ", clean(t, &t->s1, r->skipped[i].path, 1));
             az_buf_printf(t->out, "%s\n", clean(t, &t->s1, r->skipped[i].reason, 1));
         }
-        if (r->nskipped > cap) az_buf_printf(t->out, "    \xe2\x80\xa6 %zu more\n", r->nskipped - cap);
+        if (r->nskipped > cap)
+            az_buf_printf(t->out, "    \xe2\x80\xa6 %zu more\n", r->nskipped - cap);
     }
     size_t nwarn = 0, shown = 0;
     for (size_t i = 0; i < r->nwarnings; i++) nwarn += !rpt_warning_is_skip(r, i);
@@ -379,8 +382,10 @@ void rpt_write_text(struct rpt *c)
 {
     struct text t = {c, &c->out, AZ_BUF_INIT, AZ_BUF_INIT, AZ_BUF_INIT};
     put_header(&t);
-    if (c->r->verdict) put_verdict(&t);
-    else put_none(&t);
+    if (c->r->verdict)
+        put_verdict(&t);
+    else
+        put_none(&t);
     put_timeline(&t);
     put_weighed(&t);
     put_problems(&t);

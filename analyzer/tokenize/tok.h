@@ -17,17 +17,17 @@
 #include "common/az.h"
 
 enum tok_kind {
-    TOK_KIND_TEXT = 0,    /* "text": generic text */
-    TOK_KIND_TRAIN,       /* "train": python logging, HF Trainer, tqdm, Lightning, Unsloth, torchrun */
-    TOK_KIND_STDERR,      /* "stderr": python traceback / stderr */
-    TOK_KIND_KERNEL,      /* "kernel": dmesg (raw or -T), journalctl -k, syslog */
-    TOK_KIND_SMI,         /* "smi": nvidia-smi default table */
-    TOK_KIND_SMI_Q,       /* "smi-q": nvidia-smi -q text */
-    TOK_KIND_SMI_XML,     /* "smi-xml": nvidia-smi -q -x */
-    TOK_KIND_SMI_CSV,     /* "smi-csv": nvidia-smi --query-gpu ... --format=csv */
-    TOK_KIND_SMI_DMON,    /* "smi-dmon": nvidia-smi dmon */
-    TOK_KIND_PIP,         /* "pip": pip install output */
-    TOK_KIND_PIP_LIST,    /* "pip-list": pip list / pip freeze */
+    TOK_KIND_TEXT = 0, /* "text": generic text */
+    TOK_KIND_TRAIN,    /* "train": python logging, HF Trainer, tqdm, Lightning, Unsloth, torchrun */
+    TOK_KIND_STDERR,   /* "stderr": python traceback / stderr */
+    TOK_KIND_KERNEL,   /* "kernel": dmesg (raw or -T), journalctl -k, syslog */
+    TOK_KIND_SMI,      /* "smi": nvidia-smi default table */
+    TOK_KIND_SMI_Q,    /* "smi-q": nvidia-smi -q text */
+    TOK_KIND_SMI_XML,  /* "smi-xml": nvidia-smi -q -x */
+    TOK_KIND_SMI_CSV,  /* "smi-csv": nvidia-smi --query-gpu ... --format=csv */
+    TOK_KIND_SMI_DMON, /* "smi-dmon": nvidia-smi dmon */
+    TOK_KIND_PIP,      /* "pip": pip install output */
+    TOK_KIND_PIP_LIST, /* "pip-list": pip list / pip freeze */
     TOK_KIND_COLLECT_ENV, /* "collect-env": python -m torch.utils.collect_env */
     TOK_KIND_MEMINFO,     /* "meminfo": free / /proc/meminfo */
     TOK_KIND_VLLM,        /* "vllm": vLLM / SGLang server log */
@@ -47,8 +47,14 @@ int tok_kind_from_name(const char *name);
  */
 enum tok_kind tok_classify(const char *name, const char *head, size_t len);
 
-enum tok_level { TOK_LEVEL_NONE = 0, TOK_LEVEL_DEBUG, TOK_LEVEL_INFO, TOK_LEVEL_WARN, TOK_LEVEL_ERROR,
-                 TOK_LEVEL_FATAL };
+enum tok_level {
+    TOK_LEVEL_NONE = 0,
+    TOK_LEVEL_DEBUG,
+    TOK_LEVEL_INFO,
+    TOK_LEVEL_WARN,
+    TOK_LEVEL_ERROR,
+    TOK_LEVEL_FATAL
+};
 
 /**
  * tok_parse_time() : the timestamp a record starts with (after leading spaces and one optional
@@ -70,8 +76,9 @@ enum tok_level tok_parse_level(const char *p, size_t len);
 /**
  * tok_parse_lane() : the host and/or rank a record belongs to, when it says so: "[rank1]:",
  * "[Rank 1]", "rank1:", torchrun's "[default0]:", NCCL's "host:pid:tid [rank]" prefix, the hostname
- * of a syslog line. Writes a short NUL-terminated label such as "rank1", "spark-02", "spark-02/rank1"
- * into out (outsz >= 64) and returns its length; 0 (out = "") when the record names no lane.
+ * of a syslog line. Writes a short NUL-terminated label such as "rank1", "spark-02",
+ * "spark-02/rank1" into out (outsz >= 64) and returns its length; 0 (out = "") when the record
+ * names no lane.
  */
 size_t tok_parse_lane(enum tok_kind kind, const char *p, size_t len, char *out, size_t outsz);
 

@@ -14,14 +14,14 @@
 #include <string.h>
 
 static const char *const tok_kind_names[TOK_KIND_COUNT] = {
-    [TOK_KIND_TEXT] = "text",       [TOK_KIND_TRAIN] = "train",
-    [TOK_KIND_STDERR] = "stderr",   [TOK_KIND_KERNEL] = "kernel",
-    [TOK_KIND_SMI] = "smi",         [TOK_KIND_SMI_Q] = "smi-q",
-    [TOK_KIND_SMI_XML] = "smi-xml", [TOK_KIND_SMI_CSV] = "smi-csv",
+    [TOK_KIND_TEXT] = "text",         [TOK_KIND_TRAIN] = "train",
+    [TOK_KIND_STDERR] = "stderr",     [TOK_KIND_KERNEL] = "kernel",
+    [TOK_KIND_SMI] = "smi",           [TOK_KIND_SMI_Q] = "smi-q",
+    [TOK_KIND_SMI_XML] = "smi-xml",   [TOK_KIND_SMI_CSV] = "smi-csv",
     [TOK_KIND_SMI_DMON] = "smi-dmon", [TOK_KIND_PIP] = "pip",
     [TOK_KIND_PIP_LIST] = "pip-list", [TOK_KIND_COLLECT_ENV] = "collect-env",
-    [TOK_KIND_MEMINFO] = "meminfo", [TOK_KIND_VLLM] = "vllm",
-    [TOK_KIND_NCCL] = "nccl",       [TOK_KIND_PREFLIGHT] = "preflight",
+    [TOK_KIND_MEMINFO] = "meminfo",   [TOK_KIND_VLLM] = "vllm",
+    [TOK_KIND_NCCL] = "nccl",         [TOK_KIND_PREFLIGHT] = "preflight",
 };
 
 const char *tok_kind_name(enum tok_kind k)
@@ -165,9 +165,8 @@ static int is_smi_csv_row(const char *l, size_t n)
     for (size_t i = 0; i + 1 < n; i++)
         if (l[i] == ',' && l[i + 1] == ' ') commas++;
     if (commas < 1) return 0;
-    return has(l, n, " W,") || (n >= 2 && memcmp(l + n - 2, " W", 2) == 0) ||
-           has(l, n, " MiB") || has(l, n, " MHz") || has(l, n, "[N/A]") ||
-           has(l, n, "NVIDIA ");
+    return has(l, n, " W,") || (n >= 2 && memcmp(l + n - 2, " W", 2) == 0) || has(l, n, " MiB") ||
+           has(l, n, " MHz") || has(l, n, "[N/A]") || has(l, n, "NVIDIA ");
 }
 
 /* "name==1.2.3" (pip freeze). */
@@ -217,9 +216,9 @@ static void score_line(struct classify_state *st, const char *l, size_t n)
         return;
     }
     if (starts(l, n, "# Idx") || starts(l, n, "#YYYYMMDD")) s[TOK_KIND_SMI_DMON] += W_NORMAL;
-    if (has(l, n, ",") && (has(l, n, "temperature.gpu") || has(l, n, "power.draw") ||
-                           has(l, n, "utilization.gpu") || has(l, n, "clocks.sm") ||
-                           has(l, n, "clocks.current.sm") || has(l, n, "memory.used"))) {
+    if (has(l, n, ",") &&
+        (has(l, n, "temperature.gpu") || has(l, n, "power.draw") || has(l, n, "utilization.gpu") ||
+         has(l, n, "clocks.sm") || has(l, n, "clocks.current.sm") || has(l, n, "memory.used"))) {
         s[TOK_KIND_SMI_CSV] += W_DECISIVE;
         return;
     }
@@ -232,8 +231,8 @@ static void score_line(struct classify_state *st, const char *l, size_t n)
     if (l[0] == 'G' && n > 3 && is_digit((unsigned char)l[1])) {
         size_t i = 1;
         while (i < n && is_digit((unsigned char)l[i])) i++;
-        static const char *const st_words[] = {" PASS:", " FAIL:", " WARN:", " SKIP:", " INFO:",
-                                               " UNKNOWN:"};
+        static const char *const st_words[] = {
+            " PASS:", " FAIL:", " WARN:", " SKIP:", " INFO:", " UNKNOWN:"};
         for (size_t w = 0; w < AZ_ARRAY_LEN(st_words); w++)
             if (starts(l + i, n - i, st_words[w])) {
                 s[TOK_KIND_PREFLIGHT] += W_STRONG;
@@ -246,13 +245,26 @@ static void score_line(struct classify_state *st, const char *l, size_t n)
         s[TOK_KIND_COLLECT_ENV] += W_DECISIVE;
         return;
     }
-    static const char *const env_keys[] = {
-        "PyTorch version:", "Is debug build:", "CUDA used to build PyTorch:",
-        "ROCM used to build PyTorch:", "GCC version:", "Clang version:", "CMake version:",
-        "Libc version:", "Python version:", "Python platform:", "Is CUDA available:",
-        "CUDA runtime version:", "CUDA_MODULE_LOADING set to:", "GPU models and configuration:",
-        "Nvidia driver version:", "cuDNN version:", "Is XNNPACK available:",
-        "Versions of relevant libraries:", "[pip3] ", "[conda] "};
+    static const char *const env_keys[] = {"PyTorch version:",
+                                           "Is debug build:",
+                                           "CUDA used to build PyTorch:",
+                                           "ROCM used to build PyTorch:",
+                                           "GCC version:",
+                                           "Clang version:",
+                                           "CMake version:",
+                                           "Libc version:",
+                                           "Python version:",
+                                           "Python platform:",
+                                           "Is CUDA available:",
+                                           "CUDA runtime version:",
+                                           "CUDA_MODULE_LOADING set to:",
+                                           "GPU models and configuration:",
+                                           "Nvidia driver version:",
+                                           "cuDNN version:",
+                                           "Is XNNPACK available:",
+                                           "Versions of relevant libraries:",
+                                           "[pip3] ",
+                                           "[conda] "};
     for (size_t k = 0; k < AZ_ARRAY_LEN(env_keys); k++)
         if (starts(l, n, env_keys[k])) {
             s[TOK_KIND_COLLECT_ENV] += W_NORMAL;
@@ -260,18 +272,39 @@ static void score_line(struct classify_state *st, const char *l, size_t n)
         }
 
     /* -- pip -- */
-    static const char *const pip_lines[] = {
-        "Collecting ", "Requirement already satisfied: ", "Attempting uninstall: ",
-        "  Attempting uninstall: ", "Successfully installed ", "Successfully uninstalled ",
-        "    Successfully uninstalled ", "Building wheel for ", "  Building wheel for ",
-        "Installing collected packages: ", "Downloading ", "  Downloading ", "Using cached ",
-        "  Using cached ", "Looking in indexes: ", "Created wheel for ", "  Created wheel for ",
-        "Stored in directory: ", "  Stored in directory: ", "Found existing installation: ",
-        "  Found existing installation: ", "Uninstalling ", "  Uninstalling ",
-        "ERROR: pip's dependency resolver", "Obtaining ", "Preparing metadata ",
-        "  Preparing metadata ", "Installing build dependencies", "Getting requirements to build",
-        "ERROR: Failed building wheel", "Failed to build ", "ERROR: Could not find a version",
-        "ERROR: No matching distribution"};
+    static const char *const pip_lines[] = {"Collecting ",
+                                            "Requirement already satisfied: ",
+                                            "Attempting uninstall: ",
+                                            "  Attempting uninstall: ",
+                                            "Successfully installed ",
+                                            "Successfully uninstalled ",
+                                            "    Successfully uninstalled ",
+                                            "Building wheel for ",
+                                            "  Building wheel for ",
+                                            "Installing collected packages: ",
+                                            "Downloading ",
+                                            "  Downloading ",
+                                            "Using cached ",
+                                            "  Using cached ",
+                                            "Looking in indexes: ",
+                                            "Created wheel for ",
+                                            "  Created wheel for ",
+                                            "Stored in directory: ",
+                                            "  Stored in directory: ",
+                                            "Found existing installation: ",
+                                            "  Found existing installation: ",
+                                            "Uninstalling ",
+                                            "  Uninstalling ",
+                                            "ERROR: pip's dependency resolver",
+                                            "Obtaining ",
+                                            "Preparing metadata ",
+                                            "  Preparing metadata ",
+                                            "Installing build dependencies",
+                                            "Getting requirements to build",
+                                            "ERROR: Failed building wheel",
+                                            "Failed to build ",
+                                            "ERROR: Could not find a version",
+                                            "ERROR: No matching distribution"};
     for (size_t k = 0; k < AZ_ARRAY_LEN(pip_lines); k++)
         if (starts(l, n, pip_lines[k])) {
             s[TOK_KIND_PIP] += W_NORMAL;
@@ -414,27 +447,41 @@ static enum tok_kind kind_from_name(const char *name)
         const char *needle;
         enum tok_kind kind;
     } hints[] = {
-        {"preflight", TOK_KIND_PREFLIGHT},  {"dmon", TOK_KIND_SMI_DMON},
-        {"smi.csv", TOK_KIND_SMI_CSV},      {"smi.xml", TOK_KIND_SMI_XML},
-        {"smi-q", TOK_KIND_SMI_Q},          {"smi_q", TOK_KIND_SMI_Q},
-        {"nvidia-smi", TOK_KIND_SMI},       {"nvidia_smi", TOK_KIND_SMI},
-        {"dmesg", TOK_KIND_KERNEL},         {"kern", TOK_KIND_KERNEL},
-        {"syslog", TOK_KIND_KERNEL},        {"journal", TOK_KIND_KERNEL},
-        {"collect_env", TOK_KIND_COLLECT_ENV}, {"collect-env", TOK_KIND_COLLECT_ENV},
-        {"pip-list", TOK_KIND_PIP_LIST},    {"pip_list", TOK_KIND_PIP_LIST},
-        {"freeze", TOK_KIND_PIP_LIST},      {"requirements", TOK_KIND_PIP_LIST},
-        {"pip", TOK_KIND_PIP},              {"meminfo", TOK_KIND_MEMINFO},
-        {"free", TOK_KIND_MEMINFO},         {"vllm", TOK_KIND_VLLM},
-        {"sglang", TOK_KIND_VLLM},          {"nccl", TOK_KIND_NCCL},
-        {"stderr", TOK_KIND_STDERR},        {".err", TOK_KIND_STDERR},
-        {"train", TOK_KIND_TRAIN},          {"stdout", TOK_KIND_TRAIN},
+        {"preflight", TOK_KIND_PREFLIGHT},
+        {"dmon", TOK_KIND_SMI_DMON},
+        {"smi.csv", TOK_KIND_SMI_CSV},
+        {"smi.xml", TOK_KIND_SMI_XML},
+        {"smi-q", TOK_KIND_SMI_Q},
+        {"smi_q", TOK_KIND_SMI_Q},
+        {"nvidia-smi", TOK_KIND_SMI},
+        {"nvidia_smi", TOK_KIND_SMI},
+        {"dmesg", TOK_KIND_KERNEL},
+        {"kern", TOK_KIND_KERNEL},
+        {"syslog", TOK_KIND_KERNEL},
+        {"journal", TOK_KIND_KERNEL},
+        {"collect_env", TOK_KIND_COLLECT_ENV},
+        {"collect-env", TOK_KIND_COLLECT_ENV},
+        {"pip-list", TOK_KIND_PIP_LIST},
+        {"pip_list", TOK_KIND_PIP_LIST},
+        {"freeze", TOK_KIND_PIP_LIST},
+        {"requirements", TOK_KIND_PIP_LIST},
+        {"pip", TOK_KIND_PIP},
+        {"meminfo", TOK_KIND_MEMINFO},
+        {"free", TOK_KIND_MEMINFO},
+        {"vllm", TOK_KIND_VLLM},
+        {"sglang", TOK_KIND_VLLM},
+        {"nccl", TOK_KIND_NCCL},
+        {"stderr", TOK_KIND_STDERR},
+        {".err", TOK_KIND_STDERR},
+        {"train", TOK_KIND_TRAIN},
+        {"stdout", TOK_KIND_TRAIN},
     };
     for (size_t i = 0; i < AZ_ARRAY_LEN(hints); i++)
         if (strstr(low, hints[i].needle)) return hints[i].kind;
     return TOK_KIND_COUNT;
 }
 
-#define TOK_CLASSIFY_LINE_MAX 512
+#define TOK_CLASSIFY_LINE_MAX  512
 #define TOK_CLASSIFY_MAX_LINES 2000
 
 enum tok_kind tok_classify(const char *name, const char *head, size_t len)
@@ -453,8 +500,8 @@ enum tok_kind tok_classify(const char *name, const char *head, size_t len)
             if (c == 0x1b && i + 1 < len) {
                 if (head[i + 1] == '[') {
                     i += 2;
-                    while (i < len && !((unsigned char)head[i] >= 0x40 &&
-                                        (unsigned char)head[i] <= 0x7e))
+                    while (i < len &&
+                           !((unsigned char)head[i] >= 0x40 && (unsigned char)head[i] <= 0x7e))
                         i++;
                     if (i < len) i++;
                 } else {

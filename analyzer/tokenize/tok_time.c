@@ -12,14 +12,14 @@
 /* Which stamp shape was read: lanes need it (a syslog stamp is followed by a host name). */
 enum tok_fmt {
     TOK_FMT_NONE = 0,
-    TOK_FMT_ISO,     /* 2026-11-29 10:12:55,123 / 2026-11-29T10:12:55Z / 2026/11/29 ... */
-    TOK_FMT_ISO_T,   /* ISO with a 'T' separator: journalctl short-iso, RFC 3339 syslog */
-    TOK_FMT_DMON,    /* nvidia-smi dmon -o DT "20261129 10:12:55" */
-    TOK_FMT_GLOG,    /* I1129 10:12:55.123456 */
-    TOK_FMT_SYSLOG,  /* Nov 29 10:12:55 */
-    TOK_FMT_CTIME,   /* [Sat Nov 29 10:12:55 2026] */
-    TOK_FMT_BOOT,    /* [12345.678901] */
-    TOK_FMT_VLLM,    /* INFO 11-29 10:12:55 */
+    TOK_FMT_ISO,    /* 2026-11-29 10:12:55,123 / 2026-11-29T10:12:55Z / 2026/11/29 ... */
+    TOK_FMT_ISO_T,  /* ISO with a 'T' separator: journalctl short-iso, RFC 3339 syslog */
+    TOK_FMT_DMON,   /* nvidia-smi dmon -o DT "20261129 10:12:55" */
+    TOK_FMT_GLOG,   /* I1129 10:12:55.123456 */
+    TOK_FMT_SYSLOG, /* Nov 29 10:12:55 */
+    TOK_FMT_CTIME,  /* [Sat Nov 29 10:12:55 2026] */
+    TOK_FMT_BOOT,   /* [12345.678901] */
+    TOK_FMT_VLLM,   /* INFO 11-29 10:12:55 */
 };
 
 #define TOK_USEC_PER_SEC INT64_C(1000000)
@@ -153,8 +153,7 @@ static struct az_time make_noyear(unsigned mo, unsigned d, unsigned h, unsigned 
 static const struct az_time tok_no_time = {0, AZ_TIME_NONE};
 
 /* "2026-11-29[T ]10:12:55[.frac][zone]" or "2026/11/29 10:12:55.123" at p[i..]. */
-static struct az_time parse_iso(const char *p, size_t len, size_t i, size_t *end,
-                                enum tok_fmt *fmt)
+static struct az_time parse_iso(const char *p, size_t len, size_t i, size_t *end, enum tok_fmt *fmt)
 {
     unsigned y, mo, d, h, mi, s, us;
     if (i + 19 > len) return tok_no_time;
@@ -474,9 +473,9 @@ enum tok_level tok_parse_level(const char *p, size_t len)
         while (j < len && j - i <= 3 && is_digit((unsigned char)p[j]))
             prio = prio * 10 + (unsigned)(p[j++] - '0');
         if (j < len && p[j] == '>') {
-            static const enum tok_level sev[8] = {
-                TOK_LEVEL_FATAL, TOK_LEVEL_FATAL, TOK_LEVEL_FATAL, TOK_LEVEL_ERROR,
-                TOK_LEVEL_WARN,  TOK_LEVEL_INFO,  TOK_LEVEL_INFO,  TOK_LEVEL_DEBUG};
+            static const enum tok_level sev[8] = {TOK_LEVEL_FATAL, TOK_LEVEL_FATAL, TOK_LEVEL_FATAL,
+                                                  TOK_LEVEL_ERROR, TOK_LEVEL_WARN,  TOK_LEVEL_INFO,
+                                                  TOK_LEVEL_INFO,  TOK_LEVEL_DEBUG};
             return sev[prio % 8];
         }
     }

@@ -64,8 +64,10 @@ Test(batch, fingerprint_drops_the_timestamp_and_keys_on_the_entry)
     struct az_buf a = AZ_BUF_INIT, b = AZ_BUF_INIT;
     char ha[17], hb[17], hc[17];
     /* python logging stamps differ run to run; the failure is the same */
-    const char *l1 = "2026-11-29 10:12:55,123 ERROR RuntimeError: NCCL error: unhandled system error";
-    const char *l2 = "2026-11-30 03:00:01,999 ERROR RuntimeError: NCCL error: unhandled system error";
+    const char *l1 =
+        "2026-11-29 10:12:55,123 ERROR RuntimeError: NCCL error: unhandled system error";
+    const char *l2 =
+        "2026-11-30 03:00:01,999 ERROR RuntimeError: NCCL error: unhandled system error";
     report_fingerprint("C.nccl", l1, strlen(l1), &a, ha);
     report_fingerprint("C.nccl", l2, strlen(l2), &b, hb);
     cr_assert_str_eq(ha, hb);

@@ -42,9 +42,9 @@ static void args_free(struct args *a)
 
 struct parsed {
     int rc;
-    struct args a;          /* the options borrow these strings */
+    struct args a; /* the options borrow these strings */
     struct cli_options o;
-    char *err;              /* what went to stderr */
+    char *err; /* what went to stderr */
     size_t errlen;
 };
 
@@ -291,7 +291,8 @@ Test(cli, zero_or_garbage_size_rejected)
 {
     struct parsed p = parse_args("--max-line", "0", "x.log", NULL);
     cr_assert_eq(p.rc, CLI_EXIT_ERROR);
-    cr_assert_str_eq(p.err, "gotcha: invalid size '0' for --max-line (e.g. 64K, 1M, 2G)\n" TRY_LINE);
+    cr_assert_str_eq(p.err,
+                     "gotcha: invalid size '0' for --max-line (e.g. 64K, 1M, 2G)\n" TRY_LINE);
     parsed_free(&p);
     p = parse_args("--max-expand", "lots", "x.log", NULL);
     cr_assert_eq(p.rc, CLI_EXIT_ERROR);
@@ -525,12 +526,12 @@ Test(cli, batch_parses_its_options)
 Test(cli, batch_rejects_bad_usage)
 {
     static const char *const cases[][4] = {
-        {"batch", NULL, NULL, NULL},                   /* no ROOT and no list */
-        {"batch", "-j", "0", "runs/"},                 /* at least one job */
-        {"batch", "-f", "json", "runs/"},              /* ndjson or csv only */
-        {"batch", "-0", "runs/", NULL},                /* -0 needs --files-from */
-        {"batch", "--color", "never", "runs/"},        /* a scan-only option */
-        {"scan", "--cache", "c.db", "run/"},           /* a batch-only option */
+        {"batch", NULL, NULL, NULL},            /* no ROOT and no list */
+        {"batch", "-j", "0", "runs/"},          /* at least one job */
+        {"batch", "-f", "json", "runs/"},       /* ndjson or csv only */
+        {"batch", "-0", "runs/", NULL},         /* -0 needs --files-from */
+        {"batch", "--color", "never", "runs/"}, /* a scan-only option */
+        {"scan", "--cache", "c.db", "run/"},    /* a batch-only option */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct parsed p = parse_args(cases[i][0], cases[i][1], cases[i][2], cases[i][3], NULL);

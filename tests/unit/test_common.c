@@ -45,10 +45,11 @@ Test(common, buf_steal_hands_over_and_empties)
 
 Test(common, civil_round_trips_across_leap_days_and_centuries)
 {
-    static const int dates[][3] = {{1970, 1, 1}, {2000, 2, 29}, {2026, 11, 29},
+    static const int dates[][3] = {{1970, 1, 1}, {2000, 2, 29},  {2026, 11, 29},
                                    {2100, 3, 1}, {1969, 12, 31}, {2024, 12, 31}};
     for (size_t i = 0; i < AZ_ARRAY_LEN(dates); i++) {
-        int64_t days = az_days_from_civil(dates[i][0], (unsigned)dates[i][1], (unsigned)dates[i][2]);
+        int64_t days =
+            az_days_from_civil(dates[i][0], (unsigned)dates[i][1], (unsigned)dates[i][2]);
         int64_t y;
         unsigned m, d;
         az_civil_from_days(days, &y, &m, &d);

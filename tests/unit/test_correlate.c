@@ -38,14 +38,18 @@ static struct match_pack *g_pack;
 /* A minimal pack: the entries and fact names the correlator relies on. */
 static const char *const pack_json =
     "{\"entries\": [\n"
-    " {\"id\": \"G1\", \"family\": \"gotcha\", \"title\": \"CUDA 12/13 ABI mismatch\", \"symptom\": \"s\","
+    " {\"id\": \"G1\", \"family\": \"gotcha\", \"title\": \"CUDA 12/13 ABI mismatch\", "
+    "\"symptom\": \"s\","
     "  \"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\", \"signatures\": [\n"
     "  {\"id\": \"G1.undefined-symbol-cuda-fn\", \"kinds\": [\"any\"], \"strength\": \"strong\","
-    "   \"regex\": \"undefined symbol: (?<symbol>cu[A-Za-z0-9_]+)\", \"facts\": {\"symbol\": \"string\"},"
+    "   \"regex\": \"undefined symbol: (?<symbol>cu[A-Za-z0-9_]+)\", \"facts\": {\"symbol\": "
+    "\"string\"},"
     "   \"summary\": \"undefined CUDA symbol\","
-    "   \"examples\": {\"match\": [\"ImportError: x.so: undefined symbol: cudaGetDriverEntryPointByVersion\"],"
+    "   \"examples\": {\"match\": [\"ImportError: x.so: undefined symbol: "
+    "cudaGetDriverEntryPointByVersion\"],"
     "    \"no_match\": [\"undefined symbol: _ZN3c10\"]}, \"sources\": [\"test\"]}]},\n"
-    " {\"id\": \"G3\", \"family\": \"gotcha\", \"title\": \"UMA OOM below 128GB\", \"symptom\": \"s\","
+    " {\"id\": \"G3\", \"family\": \"gotcha\", \"title\": \"UMA OOM below 128GB\", \"symptom\": "
+    "\"s\","
     "  \"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\", \"signatures\": [\n"
     "  {\"id\": \"G3.torch-cuda-oom\", \"kinds\": [\"any\"], \"strength\": \"strong\","
     "   \"regex\": \"CUDA out of memory\\\\. Tried to allocate (?<tried>[0-9.]+ [KMGT]iB)\","
@@ -53,41 +57,58 @@ static const char *const pack_json =
     "   \"examples\": {\"match\": [\"CUDA out of memory. Tried to allocate 2.00 GiB\"],"
     "    \"no_match\": [\"out of memory\"]}, \"sources\": [\"test\"]},\n"
     "  {\"id\": \"G3.torch-oom-allocated\", \"kinds\": [\"any\"], \"strength\": \"strong\","
-    "   \"regex\": \"Of the allocated memory (?<allocated>[0-9.]+ [KMGT]iB) is allocated by PyTorch, and"
-    " (?<reserved>[0-9.]+ [KMGT]iB) is reserved\", \"facts\": {\"allocated\": \"bytes\", \"reserved\": \"bytes\"},"
-    "   \"examples\": {\"match\": [\"Of the allocated memory 1.00 GiB is allocated by PyTorch, and 1.00 GiB is reserved\"],"
+    "   \"regex\": \"Of the allocated memory (?<allocated>[0-9.]+ [KMGT]iB) is allocated by "
+    "PyTorch, and"
+    " (?<reserved>[0-9.]+ [KMGT]iB) is reserved\", \"facts\": {\"allocated\": \"bytes\", "
+    "\"reserved\": \"bytes\"},"
+    "   \"examples\": {\"match\": [\"Of the allocated memory 1.00 GiB is allocated by PyTorch, and "
+    "1.00 GiB is reserved\"],"
     "    \"no_match\": [\"allocated\"]}, \"sources\": [\"test\"]},\n"
     "  {\"id\": \"G3.nv-err-no-memory\", \"kinds\": [\"any\"], \"strength\": \"weak\","
     "   \"regex\": \"NV_ERR_NO_MEMORY\", \"examples\": {\"match\": [\"[NV_ERR_NO_MEMORY]\"],"
     "    \"no_match\": [\"NV_ERR\"]}, \"sources\": [\"test\"]}]},\n"
-    " {\"id\": \"G4\", \"family\": \"gotcha\", \"title\": \"Thermal throttling\", \"symptom\": \"s\","
+    " {\"id\": \"G4\", \"family\": \"gotcha\", \"title\": \"Thermal throttling\", \"symptom\": "
+    "\"s\","
     "  \"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\", \"signatures\": []},\n"
-    " {\"id\": \"G9\", \"family\": \"gotcha\", \"title\": \"Container-first, not bare pip\", \"symptom\": \"s\","
+    " {\"id\": \"G9\", \"family\": \"gotcha\", \"title\": \"Container-first, not bare pip\", "
+    "\"symptom\": \"s\","
     "  \"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\", \"signatures\": [\n"
     "  {\"id\": \"G9.uninstalled\", \"kinds\": [\"any\"], \"strength\": \"strong\","
-    "   \"regex\": \"Successfully uninstalled (?<package>[A-Za-z0-9_.]+)-(?<old_version>[0-9][^ ]*)\","
-    "   \"facts\": {\"package\": \"string\", \"old_version\": \"string\"}, \"summary\": \"pip uninstalled a package\","
-    "   \"examples\": {\"match\": [\"Successfully uninstalled torch-2.9.0\"], \"no_match\": [\"Successfully installed torch-2.9.1\"]},"
+    "   \"regex\": \"Successfully uninstalled (?<package>[A-Za-z0-9_.]+)-(?<old_version>[0-9][^ "
+    "]*)\","
+    "   \"facts\": {\"package\": \"string\", \"old_version\": \"string\"}, \"summary\": \"pip "
+    "uninstalled a package\","
+    "   \"examples\": {\"match\": [\"Successfully uninstalled torch-2.9.0\"], \"no_match\": "
+    "[\"Successfully installed torch-2.9.1\"]},"
     "   \"sources\": [\"test\"]}]},\n"
-    " {\"id\": \"C.xid\", \"family\": \"common\", \"title\": \"NVIDIA Xid error\", \"fix\": \"f\", \"signatures\": [\n"
+    " {\"id\": \"C.xid\", \"family\": \"common\", \"title\": \"NVIDIA Xid error\", \"fix\": \"f\", "
+    "\"signatures\": [\n"
     "  {\"id\": \"C.xid.79\", \"kinds\": [\"any\"], \"strength\": \"decisive\","
-    "   \"regex\": \"NVRM: Xid \\\\(PCI:[^)]+\\\\): (?<xid>79),\", \"facts\": {\"xid\": \"number\"},"
+    "   \"regex\": \"NVRM: Xid \\\\(PCI:[^)]+\\\\): (?<xid>79),\", \"facts\": {\"xid\": "
+    "\"number\"},"
     "   \"summary\": \"Xid 79: GPU has fallen off the bus\","
-    "   \"examples\": {\"match\": [\"NVRM: Xid (PCI:0000:01:00): 79, pid=1\"], \"no_match\": [\"Xid 13\"]},"
+    "   \"examples\": {\"match\": [\"NVRM: Xid (PCI:0000:01:00): 79, pid=1\"], \"no_match\": "
+    "[\"Xid 13\"]},"
     "   \"sources\": [\"test\"]}]},\n"
-    " {\"id\": \"CTX.container\", \"family\": \"context\", \"title\": \"container\", \"signatures\": [\n"
+    " {\"id\": \"CTX.container\", \"family\": \"context\", \"title\": \"container\", "
+    "\"signatures\": [\n"
     "  {\"id\": \"CTX.container.preflight\", \"kinds\": [\"any\"], \"strength\": \"context\","
-    "   \"regex\": \"running inside a container\", \"examples\": {\"match\": [\"G9 PASS: running inside a container\"],"
+    "   \"regex\": \"running inside a container\", \"examples\": {\"match\": [\"G9 PASS: running "
+    "inside a container\"],"
     "    \"no_match\": [\"G9 UNKNOWN\"]}, \"sources\": [\"test\"]}]},\n"
     " {\"id\": \"CTX.gpu\", \"family\": \"context\", \"title\": \"GPU\", \"signatures\": [\n"
     "  {\"id\": \"CTX.gpu.name\", \"kinds\": [\"any\"], \"strength\": \"context\","
-    "   \"regex\": \"(?<gpu_name>NVIDIA (?:GB10|H100[A-Za-z0-9 ]*))\", \"facts\": {\"gpu_name\": \"string\"},"
-    "   \"examples\": {\"match\": [\"NVIDIA GB10\"], \"no_match\": [\"NVIDIA\"]}, \"sources\": [\"test\"]}]},\n"
-    " {\"id\": \"SERIES.throughput\", \"family\": \"series\", \"title\": \"throughput\", \"signatures\": [\n"
+    "   \"regex\": \"(?<gpu_name>NVIDIA (?:GB10|H100[A-Za-z0-9 ]*))\", \"facts\": {\"gpu_name\": "
+    "\"string\"},"
+    "   \"examples\": {\"match\": [\"NVIDIA GB10\"], \"no_match\": [\"NVIDIA\"]}, \"sources\": "
+    "[\"test\"]}]},\n"
+    " {\"id\": \"SERIES.throughput\", \"family\": \"series\", \"title\": \"throughput\", "
+    "\"signatures\": [\n"
     "  {\"id\": \"SERIES.throughput.tok-s\", \"kinds\": [\"any\"], \"strength\": \"context\","
     "   \"regex\": \"(?<tokens_per_s>[0-9.]+) tok/s\", \"literals\": [\"tok/s\"],"
     "   \"facts\": {\"tokens_per_s\": \"number\"},"
-    "   \"examples\": {\"match\": [\"8089 tok/s\"], \"no_match\": [\"tok\"]}, \"sources\": [\"test\"]}]}\n"
+    "   \"examples\": {\"match\": [\"8089 tok/s\"], \"no_match\": [\"tok\"]}, \"sources\": "
+    "[\"test\"]}]}\n"
     "]}\n";
 
 static void remove_tree(const char *dir)
@@ -192,16 +213,28 @@ static char *sampler_csv(double (*power)(int), double (*temp)(int), int rows)
     az_buf_puts(&b, "timestamp, temperature.gpu, power.draw [W]\n");
     for (int i = 0; i < rows; i++) {
         int secs = 13 * 3600 + 4 * 60 + i * 30;
-        az_buf_printf(&b, "2026/05/12 %02d:%02d:%02d.100, %.0f, %.2f W\n", secs / 3600, secs / 60 % 60,
-                      secs % 60, temp(i), power(i));
+        az_buf_printf(&b, "2026/05/12 %02d:%02d:%02d.100, %.0f, %.2f W\n", secs / 3600,
+                      secs / 60 % 60, secs % 60, temp(i), power(i));
     }
     return az_buf_steal(&b);
 }
 
-static double p_plateau(int i) { return i < 4 ? 13.0 + i : 95.0 + (i * 7 % 8); }
-static double t_rising(int i) { return i < 4 ? 40.0 : 65.0 + i * 27.0 / 140.0; }
-static double p_200(int i) { return i < 4 ? 13.0 : 196.0 + (i * 7 % 9); }
-static double t_steady(int i) { return i < 4 ? 40.0 : 61.0 + (i % 3); }
+static double p_plateau(int i)
+{
+    return i < 4 ? 13.0 + i : 95.0 + (i * 7 % 8);
+}
+static double t_rising(int i)
+{
+    return i < 4 ? 40.0 : 65.0 + i * 27.0 / 140.0;
+}
+static double p_200(int i)
+{
+    return i < 4 ? 13.0 : 196.0 + (i * 7 % 9);
+}
+static double t_steady(int i)
+{
+    return i < 4 ? 40.0 : 61.0 + (i % 3);
+}
 
 Test(correlate, power_plateau_near_100w_with_rising_temperature_is_g4)
 {
@@ -252,8 +285,9 @@ Test(correlate, throughput_drop_during_plateau_adds_to_g4)
     for (int i = 0; i < 60; i++) {
         int secs = 13 * 3600 + 6 * 60 + i * 60;
         double tps = i < 35 ? 8000 + (i % 5) * 20 : 4700 + (i % 5) * 20;
-        az_buf_printf(&b, "2026-05-12 %02d:%02d:%02d,055 INFO [train] step %d/4000 | loss 1.9 | %.0f tok/s\n",
-                      secs / 3600, secs / 60 % 60, secs % 60, (i + 1) * 20, tps);
+        az_buf_printf(
+            &b, "2026-05-12 %02d:%02d:%02d,055 INFO [train] step %d/4000 | loss 1.9 | %.0f tok/s\n",
+            secs / 3600, secs / 60 % 60, secs % 60, (i + 1) * 20, tps);
     }
     write_file("run", "train.log", b.data);
     az_buf_free(&b);
@@ -284,11 +318,16 @@ Test(correlate, oom_at_70gb_with_memory_not_supported_is_g3)
     az_buf_free(&b);
     write_file("run", "nvidia-smi.txt",
                "Tue May 12 10:03:30 2026\n"
-               "+-----------------------------------------------------------------------------------------+\n"
-               "| NVIDIA-SMI 580.95.05              Driver Version: 580.95.05      CUDA Version: 13.0     |\n"
-               "|=========================================+========================+======================|\n"
-               "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |                  N/A |\n"
-               "| N/A   45C    P0             11W /  N/A  | Not Supported          |      0%      Default |\n");
+               "+----------------------------------------------------------------------------------"
+               "-------+\n"
+               "| NVIDIA-SMI 580.95.05              Driver Version: 580.95.05      CUDA Version: "
+               "13.0     |\n"
+               "|=========================================+========================+==============="
+               "=======|\n"
+               "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |               "
+               "   N/A |\n"
+               "| N/A   45C    P0             11W /  N/A  | Not Supported          |      0%      "
+               "Default |\n");
     struct corr_result *r = analyze_dir("run");
     cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
     cr_assert(strstr(r->findings[0].summary, "70.0 GiB") != NULL, "%s", r->findings[0].summary);
@@ -299,12 +338,13 @@ Test(correlate, oom_at_70gb_with_memory_not_supported_is_g3)
 
 Test(correlate, oom_on_an_80gb_device_is_not_g3)
 {
-    write_file("run", "train.log",
-               "2026-05-12 10:03:12,000 ERROR torch.OutOfMemoryError: CUDA out of memory. Tried to "
-               "allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 20.00 MiB is free. "
-               "Of the allocated memory 76.50 GiB is allocated by PyTorch, and 1.50 GiB is reserved by "
-               "PyTorch but unallocated.\n"
-               "2026-05-12 10:00:00,000 INFO device NVIDIA H100 80GB HBM3\n");
+    write_file(
+        "run", "train.log",
+        "2026-05-12 10:03:12,000 ERROR torch.OutOfMemoryError: CUDA out of memory. Tried to "
+        "allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 20.00 MiB is free. "
+        "Of the allocated memory 76.50 GiB is allocated by PyTorch, and 1.50 GiB is reserved by "
+        "PyTorch but unallocated.\n"
+        "2026-05-12 10:00:00,000 INFO device NVIDIA H100 80GB HBM3\n");
     struct corr_result *r = analyze_dir("run");
     cr_assert_str_eq(verdict_id(r), "none", "a full 80 GB H100 is a plain OOM: %s (%.2f)",
                      verdict_id(r), r->confidence);
@@ -315,21 +355,26 @@ Test(correlate, oom_on_an_80gb_device_is_not_g3)
 Test(correlate, nv_err_no_memory_alone_is_not_g3)
 {
     write_file("run", "dmesg.log",
-               "[Tue May 12 10:00:01 2026] NVRM: loading NVIDIA UNIX Open Kernel Module for aarch64  580.95.05\n"
+               "[Tue May 12 10:00:01 2026] NVRM: loading NVIDIA UNIX Open Kernel Module for "
+               "aarch64  580.95.05\n"
                "[Tue May 12 10:00:09 2026] NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory "
-               "[NV_ERR_NO_MEMORY] (0x00000051) returned from _memdescAllocInternal(pMemDesc) @ mem_desc.c:1359\n");
-    write_file("run", "train.log", "2026-05-12 10:01:00,000 INFO step 20 | 8000 tok/s\n"
-                                   "2026-05-12 10:02:00,000 INFO step 40 | 8010 tok/s\n");
+               "[NV_ERR_NO_MEMORY] (0x00000051) returned from _memdescAllocInternal(pMemDesc) @ "
+               "mem_desc.c:1359\n");
+    write_file("run", "train.log",
+               "2026-05-12 10:01:00,000 INFO step 20 | 8000 tok/s\n"
+               "2026-05-12 10:02:00,000 INFO step 40 | 8010 tok/s\n");
     struct corr_result *r = analyze_dir("run");
     cr_assert_str_eq(verdict_id(r), "none");
     cr_assert_lt(finding_conf(r, "G3"), 0.35);
     /* G3 is either ruled out or weighed low, and either way the reason names the line */
     int explained = 0;
     for (size_t i = 0; i < r->nruled_out; i++)
-        if (!strcmp(r->ruled_out[i].entry->id, "G3") && strstr(r->ruled_out[i].reason, "NV_ERR_NO_MEMORY"))
+        if (!strcmp(r->ruled_out[i].entry->id, "G3") &&
+            strstr(r->ruled_out[i].reason, "NV_ERR_NO_MEMORY"))
             explained = 1;
     for (size_t i = 0; i < r->nfindings; i++)
-        if (!strcmp(r->findings[i].entry->id, "G3") && strstr(r->findings[i].summary, "healthy startups"))
+        if (!strcmp(r->findings[i].entry->id, "G3") &&
+            strstr(r->findings[i].summary, "healthy startups"))
             explained = 1;
     cr_assert(explained, "the reason G3 is weak is given");
     corr_result_free(r);
@@ -401,8 +446,10 @@ Test(correlate, container_marker_does_not_excuse_replacing_the_image_torch)
 Test(correlate, xid79_alone_is_none_with_first_error)
 {
     write_file("run", "dmesg.log",
-               "[Tue May 12 10:00:01 2026] NVRM: loading NVIDIA UNIX Open Kernel Module for aarch64  580.95.05\n"
-               "[Tue May 12 11:40:17 2026] NVRM: Xid (PCI:0000:01:00): 79, pid=4121, name=python3, GPU has fallen off the bus.\n");
+               "[Tue May 12 10:00:01 2026] NVRM: loading NVIDIA UNIX Open Kernel Module for "
+               "aarch64  580.95.05\n"
+               "[Tue May 12 11:40:17 2026] NVRM: Xid (PCI:0000:01:00): 79, pid=4121, name=python3, "
+               "GPU has fallen off the bus.\n");
     write_file("run", "train.log", "2026-05-12 10:01:00,000 INFO step 20 | 8000 tok/s\n");
     struct corr_result *r = analyze_dir("run");
     cr_assert_str_eq(verdict_id(r), "none");
@@ -464,7 +511,8 @@ Test(correlate, raw_dmesg_uptime_is_placed_on_the_run_clock)
 {
     write_file("run", "dmesg.log",
                "[    0.000000] Linux version 6.11.0-1016-nvidia (buildd@ubuntu) #16-Ubuntu SMP\n"
-               "[ 6017.123456] NVRM: Xid (PCI:0000:01:00): 79, pid=4121, name=python3, GPU has fallen off the bus.\n"
+               "[ 6017.123456] NVRM: Xid (PCI:0000:01:00): 79, pid=4121, name=python3, GPU has "
+               "fallen off the bus.\n"
                "[ 6020.000000] nvidia-modeset: ERROR: GPU:0: Idling display engine timed out\n");
     write_file("run", "train.log",
                "2026-05-12 10:00:00,000 INFO start\n"
@@ -482,98 +530,128 @@ Test(correlate, raw_dmesg_uptime_is_placed_on_the_run_clock)
 /* ---- rules over several signatures: a second pack with the entries they read ----
  *
  * Fixture shapes:
- *  - vLLM under Ray: "(EngineCore_DP0 pid=..) (RayWorkerWrapper pid=.., ip=..) host:pid:tid [0] NCCL
- *    INFO ..." and "Custom allreduce is disabled because this process group spans across nodes.":
+ *  - vLLM under Ray: "(EngineCore_DP0 pid=..) (RayWorkerWrapper pid=.., ip=..) host:pid:tid [0]
+ * NCCL INFO ..." and "Custom allreduce is disabled because this process group spans across nodes.":
  *    mark-ramsey-ri/vllm-dgx-spark#1, vllm custom_all_reduce.py;
- *  - the nvidia-smi process table row "|    0   N/A  N/A   1893   C   /usr/local/bin/ollama  66581MiB |":
- *    nvidia-smi's default table (NVIDIA/nvidia-docker and vllm issues quote it);
+ *  - the nvidia-smi process table row "|    0   N/A  N/A   1893   C   /usr/local/bin/ollama
+ * 66581MiB |": nvidia-smi's default table (NVIDIA/nvidia-docker and vllm issues quote it);
  *  - Unsloth's banner "Bfloat16 = TRUE. FA [Xformers = None. FA2 = True]": unslothai/unsloth#3346;
  *    transformers' attn_implementation="sdpa" request and model.config._attn_implementation;
- *  - vLLM's "Loading model weights took 67.7 GB" (worker/model_runner.py) and a "per-stream N tok/s"
- *    progress line (single-stream vs aggregate wording of NVIDIA/dgx-spark-playbooks#91);
- *  - HF Trainer's log dict "{'loss': 7.32, 'grad_norm': 3.877e+13, ...}" (transformers Trainer.log),
- *    values as in dgx-spark-playbooks#85 (flat loss ~7, huge grad_norm).
+ *  - vLLM's "Loading model weights took 67.7 GB" (worker/model_runner.py) and a "per-stream N
+ * tok/s" progress line (single-stream vs aggregate wording of NVIDIA/dgx-spark-playbooks#91);
+ *  - HF Trainer's log dict "{'loss': 7.32, 'grad_norm': 3.877e+13, ...}" (transformers
+ * Trainer.log), values as in dgx-spark-playbooks#85 (flat loss ~7, huge grad_norm).
  */
 static const char *const pack2_json =
     "{\"entries\": [\n"
-    " {\"id\": \"G2\", \"family\": \"gotcha\", \"title\": \"flash-attn\", \"symptom\": \"s\", \"cause\": \"c\","
+    " {\"id\": \"G2\", \"family\": \"gotcha\", \"title\": \"flash-attn\", \"symptom\": \"s\", "
+    "\"cause\": \"c\","
     "  \"check\": \"k\", \"fix\": \"f\", \"signatures\": [\n"
     "  {\"id\": \"G2.sdpa-requested\", \"kinds\": [\"any\"], \"strength\": \"context\","
-    "   \"regex\": \"\\\\battn_implementation['\\\"]?\\\\s*[:=]\\\\s*['\\\"]?(?<attn_requested>sdpa)\\\\b\","
+    "   \"regex\": "
+    "\"\\\\battn_implementation['\\\"]?\\\\s*[:=]\\\\s*['\\\"]?(?<attn_requested>sdpa)\\\\b\","
     "   \"literals\": [\"attn_implementation\"],"
-    "   \"examples\": {\"match\": [\"attn_implementation: sdpa\"], \"no_match\": [\"x._attn_implementation = 'sdpa'\"]},"
+    "   \"examples\": {\"match\": [\"attn_implementation: sdpa\"], \"no_match\": "
+    "[\"x._attn_implementation = 'sdpa'\"]},"
     "   \"sources\": [\"test\"]},\n"
     "  {\"id\": \"G2.attn-impl-flash\", \"kinds\": [\"any\"], \"strength\": \"weak\","
     "   \"regex\": \"_attn_implementation['\\\"]?\\\\s*[:=]+\\\\s*['\\\"]?flash_attention_2\","
     "   \"literals\": [\"flash_attention_2\"],"
-    "   \"examples\": {\"match\": [\"_attn_implementation = 'flash_attention_2'\"], \"no_match\": [\"sdpa\"]},"
+    "   \"examples\": {\"match\": [\"_attn_implementation = 'flash_attention_2'\"], \"no_match\": "
+    "[\"sdpa\"]},"
     "   \"sources\": [\"test\"]},\n"
     "  {\"id\": \"G2.unsloth-fa2-true\", \"kinds\": [\"any\"], \"strength\": \"weak\","
-    "   \"regex\": \"FA2 = True\", \"examples\": {\"match\": [\"FA2 = True]\"], \"no_match\": [\"FA2 = False\"]},"
+    "   \"regex\": \"FA2 = True\", \"examples\": {\"match\": [\"FA2 = True]\"], \"no_match\": "
+    "[\"FA2 = False\"]},"
     "   \"sources\": [\"test\"]}]},\n";
 static const char *const pack2_g3 =
-    " {\"id\": \"G3\", \"family\": \"gotcha\", \"title\": \"UMA OOM\", \"symptom\": \"s\", \"cause\": \"c\","
+    " {\"id\": \"G3\", \"family\": \"gotcha\", \"title\": \"UMA OOM\", \"symptom\": \"s\", "
+    "\"cause\": \"c\","
     "  \"check\": \"k\", \"fix\": \"f\", \"signatures\": [\n"
     "  {\"id\": \"G3.torch-cuda-oom\", \"kinds\": [\"any\"], \"strength\": \"strong\","
     "   \"regex\": \"CUDA out of memory\\\\. Tried to allocate (?<tried>[0-9.]+ [KMGT]iB)\","
     "   \"facts\": {\"tried\": \"bytes\"},"
-    "   \"examples\": {\"match\": [\"CUDA out of memory. Tried to allocate 2.00 GiB\"], \"no_match\": [\"oom\"]},"
+    "   \"examples\": {\"match\": [\"CUDA out of memory. Tried to allocate 2.00 GiB\"], "
+    "\"no_match\": [\"oom\"]},"
     "   \"sources\": [\"test\"]},\n"
     "  {\"id\": \"G3.torch-oom-allocated\", \"kinds\": [\"any\"], \"strength\": \"strong\","
-    "   \"regex\": \"Of the allocated memory (?<allocated>[0-9.]+ [KMGT]iB) is allocated by PyTorch, and"
-    " (?<reserved>[0-9.]+ [KMGT]iB) is reserved\", \"facts\": {\"allocated\": \"bytes\", \"reserved\": \"bytes\"},"
-    "   \"examples\": {\"match\": [\"Of the allocated memory 1.00 GiB is allocated by PyTorch, and 1.00 GiB is reserved\"],"
+    "   \"regex\": \"Of the allocated memory (?<allocated>[0-9.]+ [KMGT]iB) is allocated by "
+    "PyTorch, and"
+    " (?<reserved>[0-9.]+ [KMGT]iB) is reserved\", \"facts\": {\"allocated\": \"bytes\", "
+    "\"reserved\": \"bytes\"},"
+    "   \"examples\": {\"match\": [\"Of the allocated memory 1.00 GiB is allocated by PyTorch, and "
+    "1.00 GiB is reserved\"],"
     "    \"no_match\": [\"allocated\"]}, \"sources\": [\"test\"]}]},\n"
-    " {\"id\": \"G5\", \"family\": \"gotcha\", \"title\": \"bandwidth\", \"symptom\": \"s\", \"cause\": \"c\","
+    " {\"id\": \"G5\", \"family\": \"gotcha\", \"title\": \"bandwidth\", \"symptom\": \"s\", "
+    "\"cause\": \"c\","
     "  \"check\": \"k\", \"fix\": \"f\", \"signatures\": [\n"
     "  {\"id\": \"G5.weights-size\", \"kinds\": [\"any\"], \"strength\": \"context\","
-    "   \"regex\": \"weights took (?<weights_bytes>[0-9.]+ GB)\", \"facts\": {\"weights_bytes\": \"bytes\"},"
-    "   \"examples\": {\"match\": [\"weights took 7.1 GB\"], \"no_match\": [\"weights took 4.5s\"]},"
+    "   \"regex\": \"weights took (?<weights_bytes>[0-9.]+ GB)\", \"facts\": {\"weights_bytes\": "
+    "\"bytes\"},"
+    "   \"examples\": {\"match\": [\"weights took 7.1 GB\"], \"no_match\": [\"weights took "
+    "4.5s\"]},"
     "   \"sources\": [\"test\"]},\n"
     "  {\"id\": \"G5.single-stream-rate\", \"kinds\": [\"any\"], \"strength\": \"context\","
-    "   \"regex\": \"per-stream (?<seq_tokens_per_s>[0-9.]+) tok/s\", \"facts\": {\"seq_tokens_per_s\": \"number\"},"
-    "   \"examples\": {\"match\": [\"per-stream 2.69 tok/s\"], \"no_match\": [\"aggregate 43 tok/s\"]},"
+    "   \"regex\": \"per-stream (?<seq_tokens_per_s>[0-9.]+) tok/s\", \"facts\": "
+    "{\"seq_tokens_per_s\": \"number\"},"
+    "   \"examples\": {\"match\": [\"per-stream 2.69 tok/s\"], \"no_match\": [\"aggregate 43 "
+    "tok/s\"]},"
     "   \"sources\": [\"test\"]}]},\n"
-    " {\"id\": \"G6\", \"family\": \"gotcha\", \"title\": \"UMA contention\", \"symptom\": \"s\", \"cause\": \"c\","
+    " {\"id\": \"G6\", \"family\": \"gotcha\", \"title\": \"UMA contention\", \"symptom\": \"s\", "
+    "\"cause\": \"c\","
     "  \"check\": \"k\", \"fix\": \"f\", \"signatures\": []},\n"
-    " {\"id\": \"G8\", \"family\": \"gotcha\", \"title\": \"stale playbooks\", \"symptom\": \"s\", \"cause\": \"c\","
-    "  \"check\": \"k\", \"fix\": \"f\", \"signatures\": []},\n"
-    ;
+    " {\"id\": \"G8\", \"family\": \"gotcha\", \"title\": \"stale playbooks\", \"symptom\": \"s\", "
+    "\"cause\": \"c\","
+    "  \"check\": \"k\", \"fix\": \"f\", \"signatures\": []},\n";
 static const char *const pack2_g10 =
-    " {\"id\": \"G10\", \"family\": \"gotcha\", \"title\": \"dual-Spark TP\", \"symptom\": \"s\", \"cause\": \"c\","
+    " {\"id\": \"G10\", \"family\": \"gotcha\", \"title\": \"dual-Spark TP\", \"symptom\": \"s\", "
+    "\"cause\": \"c\","
     "  \"check\": \"k\", \"fix\": \"f\", \"signatures\": [\n"
     "  {\"id\": \"G10.tp-size-flag\", \"kinds\": [\"any\"], \"strength\": \"weak\","
-    "   \"regex\": \"tensor_parallel_size'?: (?<tp_size>[0-9]+)\", \"facts\": {\"tp_size\": \"number\"},"
+    "   \"regex\": \"tensor_parallel_size'?: (?<tp_size>[0-9]+)\", \"facts\": {\"tp_size\": "
+    "\"number\"},"
     "   \"literals\": [\"tensor_parallel_size\"],"
-    "   \"examples\": {\"match\": [\"'tensor_parallel_size': 2\"], \"no_match\": [\"tensor_parallel\"]},"
+    "   \"examples\": {\"match\": [\"'tensor_parallel_size': 2\"], \"no_match\": "
+    "[\"tensor_parallel\"]},"
     "   \"sources\": [\"test\"]},\n"
     "  {\"id\": \"G10.custom-ar-spans-nodes\", \"kinds\": [\"any\"], \"strength\": \"weak\","
-    "   \"regex\": \"spans across nodes\", \"examples\": {\"match\": [\"spans across nodes.\"], \"no_match\": [\"nodes\"]},"
+    "   \"regex\": \"spans across nodes\", \"examples\": {\"match\": [\"spans across nodes.\"], "
+    "\"no_match\": [\"nodes\"]},"
     "   \"sources\": [\"test\"]},\n"
     "  {\"id\": \"G10.nccl-net\", \"kinds\": [\"any\"], \"strength\": \"context\","
-    "   \"regex\": \"NCCL INFO Using network\", \"examples\": {\"match\": [\"NCCL INFO Using network IB\"],"
-    "    \"no_match\": [\"NCCL INFO Channel\"]}, \"sources\": [\"test\"]}]},\n"
-    ;
+    "   \"regex\": \"NCCL INFO Using network\", \"examples\": {\"match\": [\"NCCL INFO Using "
+    "network IB\"],"
+    "    \"no_match\": [\"NCCL INFO Channel\"]}, \"sources\": [\"test\"]}]},\n";
 static const char *const pack2_ctx =
     " {\"id\": \"CTX.gpu\", \"family\": \"context\", \"title\": \"GPU\", \"signatures\": [\n"
     "  {\"id\": \"CTX.gpu.name\", \"kinds\": [\"any\"], \"strength\": \"context\","
     "   \"regex\": \"(?<gpu_name>NVIDIA GB10)\", \"facts\": {\"gpu_name\": \"string\"},"
-    "   \"examples\": {\"match\": [\"NVIDIA GB10\"], \"no_match\": [\"NVIDIA\"]}, \"sources\": [\"test\"]}]},\n"
-    " {\"id\": \"CTX.gpu-process\", \"family\": \"context\", \"title\": \"GPU process\", \"signatures\": [\n"
+    "   \"examples\": {\"match\": [\"NVIDIA GB10\"], \"no_match\": [\"NVIDIA\"]}, \"sources\": "
+    "[\"test\"]}]},\n"
+    " {\"id\": \"CTX.gpu-process\", \"family\": \"context\", \"title\": \"GPU process\", "
+    "\"signatures\": [\n"
     "  {\"id\": \"CTX.gpu-process.smi-row\", \"kinds\": [\"any\"], \"strength\": \"context\","
-    "   \"regex\": \"^\\\\|\\\\s+[0-9]+\\\\s+N/A\\\\s+N/A\\\\s+(?<pid>[0-9]+)\\\\s+C\\\\s+(?<process>\\\\S+)\\\\s+"
+    "   \"regex\": "
+    "\"^\\\\|\\\\s+[0-9]+\\\\s+N/A\\\\s+N/"
+    "A\\\\s+(?<pid>[0-9]+)\\\\s+C\\\\s+(?<process>\\\\S+)\\\\s+"
     "(?<mem_used>[0-9]+MiB)\", \"facts\": {\"pid\": \"number\"}, \"literals\": [\"MiB\"],"
-    "   \"examples\": {\"match\": [\"|    0   N/A  N/A   1893   C   /usr/bin/ollama   66581MiB |\"],"
+    "   \"examples\": {\"match\": [\"|    0   N/A  N/A   1893   C   /usr/bin/ollama   66581MiB "
+    "|\"],"
     "    \"no_match\": [\"| GPU Memory |\"]}, \"sources\": [\"test\"]}]},\n"
-    " {\"id\": \"CTX.playbook\", \"family\": \"context\", \"title\": \"playbook\", \"signatures\": [\n"
+    " {\"id\": \"CTX.playbook\", \"family\": \"context\", \"title\": \"playbook\", \"signatures\": "
+    "[\n"
     "  {\"id\": \"CTX.playbook.ref\", \"kinds\": [\"any\"], \"strength\": \"context\","
-    "   \"regex\": \"dgx-spark-playbooks\", \"examples\": {\"match\": [\"NVIDIA/dgx-spark-playbooks\"],"
+    "   \"regex\": \"dgx-spark-playbooks\", \"examples\": {\"match\": "
+    "[\"NVIDIA/dgx-spark-playbooks\"],"
     "    \"no_match\": [\"playbook\"]}, \"sources\": [\"test\"]}]},\n"
-    " {\"id\": \"SERIES.trainer\", \"family\": \"series\", \"title\": \"trainer\", \"signatures\": [\n"
+    " {\"id\": \"SERIES.trainer\", \"family\": \"series\", \"title\": \"trainer\", \"signatures\": "
+    "[\n"
     "  {\"id\": \"SERIES.trainer.loss\", \"kinds\": [\"any\"], \"strength\": \"context\","
-    "   \"regex\": \"'loss': (?<loss>[0-9.]+), 'grad_norm': (?<grad_norm>[0-9.]+(?:e[-+][0-9]+)?)\","
+    "   \"regex\": \"'loss': (?<loss>[0-9.]+), 'grad_norm': "
+    "(?<grad_norm>[0-9.]+(?:e[-+][0-9]+)?)\","
     "   \"facts\": {\"loss\": \"number\", \"grad_norm\": \"number\"}, \"literals\": [\"'loss':\"],"
-    "   \"examples\": {\"match\": [\"{'loss': 7.32, 'grad_norm': 3.877e+13}\"], \"no_match\": [\"loss\"]},"
+    "   \"examples\": {\"match\": [\"{'loss': 7.32, 'grad_norm': 3.877e+13}\"], \"no_match\": "
+    "[\"loss\"]},"
     "   \"sources\": [\"test\"]}]}\n"
     "]}\n";
 
@@ -598,11 +676,16 @@ static void write_vllm_tp2(const char *host_b)
 {
     struct az_buf b = AZ_BUF_INIT;
     az_buf_puts(&b, "(APIServer pid=3301) INFO 05-19 20:11:04 [utils.py:233] non-default args: "
-                    "{'model': 'openai/gpt-oss-120b', 'tensor_parallel_size': 2, 'gpu_memory_utilization': 0.8}\n");
-    az_buf_puts(&b, "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=3601) spark-a:3601:3601 [0] NCCL INFO "
-                    "Using network IB\n");
-    az_buf_printf(&b, "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=2790, ip=169.254.77.11) %s:2790:2790 [0] "
-                      "NCCL INFO Using network IB\n", host_b);
+                    "{'model': 'openai/gpt-oss-120b', 'tensor_parallel_size': 2, "
+                    "'gpu_memory_utilization': 0.8}\n");
+    az_buf_puts(
+        &b, "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=3601) spark-a:3601:3601 [0] NCCL INFO "
+            "Using network IB\n");
+    az_buf_printf(
+        &b,
+        "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=2790, ip=169.254.77.11) %s:2790:2790 [0] "
+        "NCCL INFO Using network IB\n",
+        host_b);
     write_file("run", "vllm-serve.log", b.data);
     az_buf_free(&b);
 }
@@ -630,9 +713,13 @@ static void write_smi_procs(const char *second_mib)
 {
     struct az_buf b = AZ_BUF_INIT;
     az_buf_puts(&b, "Fri Aug 21 10:19:40 2026\n"
-                    "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |                  N/A |\n"
-                    "|    0   N/A  N/A            1893      C   /usr/local/bin/ollama                 66581MiB |\n");
-    az_buf_printf(&b, "|    0   N/A  N/A            7702      C   /usr/bin/python3                      %sMiB |\n",
+                    "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |          "
+                    "        N/A |\n"
+                    "|    0   N/A  N/A            1893      C   /usr/local/bin/ollama              "
+                    "   66581MiB |\n");
+    az_buf_printf(&b,
+                  "|    0   N/A  N/A            7702      C   /usr/bin/python3                     "
+                  " %sMiB |\n",
                   second_mib);
     write_file("run", "nvidia-smi.txt", b.data);
     az_buf_free(&b);
@@ -644,7 +731,8 @@ Test(correlate, two_processes_filling_the_pool_are_g6)
     write_smi_procs("47112");
     struct corr_result *r = analyze_dir("run");
     cr_assert_str_eq(verdict_id(r), "G6", "verdict %s", verdict_id(r));
-    cr_assert(strstr(r->findings[0].summary, "of the 119.7 GiB pool") != NULL, "%s", r->findings[0].summary);
+    cr_assert(strstr(r->findings[0].summary, "of the 119.7 GiB pool") != NULL, "%s",
+              r->findings[0].summary);
     corr_result_free(r);
 }
 
@@ -662,9 +750,11 @@ static void write_trainer_oom(void)
 {
     write_file("run", "train.log",
                "2026-08-21 10:10:00,000 INFO step 100\n"
-               "2026-08-21 10:20:10,000 ERROR torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+               "2026-08-21 10:20:10,000 ERROR torch.OutOfMemoryError: CUDA out of memory. Tried to "
+               "allocate "
                "1.96 GiB.\n"
-               "2026-08-21 10:20:10,000 ERROR Of the allocated memory 38.20 GiB is allocated by PyTorch, and "
+               "2026-08-21 10:20:10,000 ERROR Of the allocated memory 38.20 GiB is allocated by "
+               "PyTorch, and "
                "2.00 GiB is reserved by PyTorch but unallocated.\n");
 }
 
@@ -683,9 +773,12 @@ Test(correlate, oom_beside_a_second_heavy_process_is_g6_then_g3)
 Test(correlate, oom_with_one_process_stays_g3)
 {
     use_pack2();
-    write_file("run", "nvidia-smi.txt", "Fri Aug 21 10:19:40 2026\n"
-               "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |                  N/A |\n"
-               "|    0   N/A  N/A            7702      C   /usr/bin/python3                      47112MiB |\n");
+    write_file("run", "nvidia-smi.txt",
+               "Fri Aug 21 10:19:40 2026\n"
+               "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |               "
+               "   N/A |\n"
+               "|    0   N/A  N/A            7702      C   /usr/bin/python3                      "
+               "47112MiB |\n");
     write_trainer_oom(); /* near miss: the trainer alone */
     struct corr_result *r = analyze_dir("run");
     cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
@@ -696,9 +789,11 @@ static void write_unsloth(int with_request)
 {
     struct az_buf b = AZ_BUF_INIT;
     if (with_request)
-        az_buf_puts(&b, "2025-12-10 19:12:40 | INFO | run_sft | config: {'attn_implementation': 'sdpa', 'lora_r': 16}\n");
+        az_buf_puts(&b, "2025-12-10 19:12:40 | INFO | run_sft | config: {'attn_implementation': "
+                        "'sdpa', 'lora_r': 16}\n");
     az_buf_puts(&b, "\\        /    Bfloat16 = TRUE. FA [Xformers = None. FA2 = True]\n"
-                    "2025-12-10 19:13:12 | INFO | run_sft | model.config._attn_implementation = 'flash_attention_2'\n");
+                    "2025-12-10 19:13:12 | INFO | run_sft | model.config._attn_implementation = "
+                    "'flash_attention_2'\n");
     write_file("run", "train.log", b.data);
     az_buf_free(&b);
 }
@@ -724,10 +819,12 @@ Test(correlate, fa2_banner_without_an_sdpa_request_is_not_g2)
 static void write_decode(const char *per_stream)
 {
     struct az_buf b = AZ_BUF_INIT;
-    az_buf_puts(&b, "INFO 04-14 09:56:40 model_runner.py:1115] Loading model weights took 67.7 GB\n");
+    az_buf_puts(&b,
+                "INFO 04-14 09:56:40 model_runner.py:1115] Loading model weights took 67.7 GB\n");
     for (int i = 0; i < 6; i++)
-        az_buf_printf(&b, "2026-04-14 10:%02d:00,000 INFO gen: aggregate 43.1 tok/s | per-stream %s tok/s\n",
-                      10 + i * 5, per_stream);
+        az_buf_printf(
+            &b, "2026-04-14 10:%02d:00,000 INFO gen: aggregate 43.1 tok/s | per-stream %s tok/s\n",
+            10 + i * 5, per_stream);
     write_file("run", "gen.log", b.data);
     az_buf_free(&b);
 }
@@ -738,7 +835,8 @@ Test(correlate, single_stream_decode_at_the_measured_ceiling_is_g5)
     write_decode("2.69"); /* 67.7 GiB x 2.69/s = 196 GB/s */
     struct corr_result *r = analyze_dir("run");
     cr_assert_str_eq(verdict_id(r), "G5", "verdict %s", verdict_id(r));
-    cr_assert(strstr(r->findings[0].summary, "Single-sequence") != NULL, "%s", r->findings[0].summary);
+    cr_assert(strstr(r->findings[0].summary, "Single-sequence") != NULL, "%s",
+              r->findings[0].summary);
     corr_result_free(r);
 }
 
@@ -757,8 +855,11 @@ static void write_playbook_run(int broken)
     az_buf_puts(&b, "# https://github.com/NVIDIA/dgx-spark-playbooks/tree/main/nvidia/unsloth\n");
     for (int i = 0; i < 12; i++) {
         double loss = broken ? 6.0 + (i * 7 % 5) * 0.3 : 2.0 - i * 0.1;
-        if (broken) az_buf_printf(&b, "{'loss': %.4f, 'grad_norm': %de+%02d, 'epoch': 0.0}\n", loss, 1 + i % 8, 4 + i % 9);
-        else az_buf_printf(&b, "{'loss': %.4f, 'grad_norm': 0.%d, 'epoch': 0.0}\n", loss, 3 + i % 6);
+        if (broken)
+            az_buf_printf(&b, "{'loss': %.4f, 'grad_norm': %de+%02d, 'epoch': 0.0}\n", loss,
+                          1 + i % 8, 4 + i % 9);
+        else
+            az_buf_printf(&b, "{'loss': %.4f, 'grad_norm': 0.%d, 'epoch': 0.0}\n", loss, 3 + i % 6);
     }
     write_file("run", "train.log", b.data);
     az_buf_free(&b);

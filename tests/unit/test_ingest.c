@@ -163,8 +163,8 @@ static void slurp_path(const char *path, const struct ingest_options *opts, stru
     struct ingest_options def;
     ingest_options_default(&def);
     struct ingest_reader *r = NULL;
-    cr_assert_eq(ingest_reader_open(&r, path, NULL, opts ? opts : &def), AZ_OK, "open %s: %s",
-                 path, r ? ingest_reader_error(r) : "");
+    cr_assert_eq(ingest_reader_open(&r, path, NULL, opts ? opts : &def), AZ_OK, "open %s: %s", path,
+                 r ? ingest_reader_error(r) : "");
     slurp_reader(r, s);
     ingest_reader_free(r);
 }
@@ -502,8 +502,10 @@ static void check_truncated(const char *tool, const char *ext, const char *expec
     write_varied_log("big.log", 50000);
     char cmd[256], path[64];
     snprintf(path, sizeof(path), "big.log.%s", ext);
-    snprintf(cmd, sizeof(cmd), "%s < big.log > full && head -c $(( $(stat -c %%s full) / 2 )) "
-                               "full > %s", tool, path);
+    snprintf(cmd, sizeof(cmd),
+             "%s < big.log > full && head -c $(( $(stat -c %%s full) / 2 )) "
+             "full > %s",
+             tool, path);
     sh(cmd);
     struct slurp s;
     slurp_path(path, NULL, &s);
@@ -588,7 +590,8 @@ Test(ingest, corrupt_tar_header_stops_archive)
 Test(ingest, corrupt_zip_data_fails_member)
 {
     char *big = malloc(200000);
-    for (size_t i = 0; i < 200000; i++) big[i] = (i % 97 == 96) ? '\n' : (char)('a' + (i * 7919) % 26);
+    for (size_t i = 0; i < 200000; i++)
+        big[i] = (i % 97 == 96) ? '\n' : (char)('a' + (i * 7919) % 26);
     struct entry_spec entries[] = {
         {"rank0.log", big, 200000},
         {"rank1.log", NCCL "\n", sizeof(NCCL)},

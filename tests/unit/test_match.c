@@ -28,12 +28,14 @@
 
 static char tmp_root[64];
 
-static void make_root(void) {
+static void make_root(void)
+{
     snprintf(tmp_root, sizeof(tmp_root), "/tmp/gotcha-match-XXXXXX");
     cr_assert_not_null(mkdtemp(tmp_root));
 }
 
-static void remove_tree(const char *dir) {
+static void remove_tree(const char *dir)
+{
     DIR *d = opendir(dir);
     if (!d) return;
     const struct dirent *de;
@@ -47,14 +49,21 @@ static void remove_tree(const char *dir) {
     rmdir(dir);
 }
 
-static void setup(void) { make_root(); }
-static void teardown(void) { remove_tree(tmp_root); }
+static void setup(void)
+{
+    make_root();
+}
+static void teardown(void)
+{
+    remove_tree(tmp_root);
+}
 
 TestSuite(match, .init = setup, .fini = teardown);
 
 /* Write text to <tmp_root>/<sub>/<name>; returns the directory (static storage, reused after
  * 64 calls). */
-static const char *write_pack(const char *sub, const char *name, const char *text) {
+static const char *write_pack(const char *sub, const char *name, const char *text)
+{
     static char dirs[64][256];
     static unsigned next;
     char *dir = dirs[next++ % 64];
@@ -70,7 +79,8 @@ static const char *write_pack(const char *sub, const char *name, const char *tex
 }
 
 /* A one-entry pack: entry G3 holding the given signature objects (JSON text). */
-static const char *g3_pack(const char *sigs) {
+static const char *g3_pack(const char *sigs)
+{
     static char buf[8192];
     snprintf(buf, sizeof(buf),
              "{\"entries\": [{\"id\": \"G3\", \"family\": \"gotcha\", \"title\": \"UMA OOM\",\n"
@@ -82,24 +92,28 @@ static const char *g3_pack(const char *sigs) {
 
 /* A signature object with the given id, regex (JSON-escaped), extra fields and examples. */
 static char *sig_json(const char *id, const char *regex, const char *extra, const char *match,
-                      const char *no_match) {
+                      const char *no_match)
+{
     static char bufs[8][2048];
     static int n;
     char *b = bufs[n++ % 8];
-    snprintf(b, 2048,
-             "{\"id\": \"%s\", \"kinds\": [\"any\"], \"strength\": \"strong\", \"regex\": \"%s\",%s\n"
-             " \"examples\": {\"match\": [\"%s\"], \"no_match\": [\"%s\"]},\n"
-             " \"sources\": [\"test\"]}",
-             id, regex, extra ? extra : "", match, no_match);
+    snprintf(
+        b, 2048,
+        "{\"id\": \"%s\", \"kinds\": [\"any\"], \"strength\": \"strong\", \"regex\": \"%s\",%s\n"
+        " \"examples\": {\"match\": [\"%s\"], \"no_match\": [\"%s\"]},\n"
+        " \"sources\": [\"test\"]}",
+        id, regex, extra ? extra : "", match, no_match);
     return b;
 }
 
-static enum az_status load1(const char *dir, struct match_pack **p, struct az_buf *err) {
+static enum az_status load1(const char *dir, struct match_pack **p, struct az_buf *err)
+{
     const char *dirs[] = {dir};
     return match_pack_load(p, dirs, 1, err);
 }
 
-static size_t count_lines(const char *s) {
+static size_t count_lines(const char *s)
+{
     size_t n = 0;
     for (; s && *s; s++) n += *s == '\n';
     return n;
@@ -113,7 +127,8 @@ struct hits {
     size_t n;
 };
 
-static void collect(void *ctx, const struct match_hit *h) {
+static void collect(void *ctx, const struct match_hit *h)
+{
     struct hits *c = ctx;
     if (c->n < 64) {
         c->num[c->n] = h->nfacts ? h->facts[0].num : NAN;
@@ -121,7 +136,8 @@ static void collect(void *ctx, const struct match_hit *h) {
     }
 }
 
-static int has_hit(const struct hits *h, const char *id) {
+static int has_hit(const struct hits *h, const char *id)
+{
     for (size_t i = 0; i < h->n; i++)
         if (strcmp(h->ids[i], id) == 0) return 1;
     return 0;
@@ -129,7 +145,8 @@ static int has_hit(const struct hits *h, const char *id) {
 
 /* ---- (1) the shipped pack ---- */
 
-static const char *shipped_dir(char *buf, size_t n) {
+static const char *shipped_dir(char *buf, size_t n)
+{
     const char *env = getenv("GOTCHA_PATTERNS");
     if (env && *env) return env;
     const char *top = getenv("GOTCHA_TOP");
@@ -140,7 +157,8 @@ static const char *shipped_dir(char *buf, size_t n) {
     return "patterns";
 }
 
-static struct match_pack *load_shipped(void) {
+static struct match_pack *load_shipped(void)
+{
     char buf[512];
     const char *dir = shipped_dir(buf, sizeof(buf));
     size_t njson = 0;
@@ -163,7 +181,8 @@ static struct match_pack *load_shipped(void) {
     return p;
 }
 
-Test(match, shipped_pack_examples_pass_check) {
+Test(match, shipped_pack_examples_pass_check)
+{
     struct match_pack *p = load_shipped();
     struct az_buf rep = AZ_BUF_INIT;
     size_t fails = match_pack_check(p, &rep);
@@ -173,7 +192,8 @@ Test(match, shipped_pack_examples_pass_check) {
 }
 
 /* The scan path (prefilter + kinds) must agree with the examples, not only the bare regex. */
-Test(match, shipped_pack_examples_agree_through_scan) {
+Test(match, shipped_pack_examples_agree_through_scan)
+{
     struct match_pack *p = load_shipped();
     struct match_scanner *sc = match_scanner_new(p);
     size_t bad = 0;
@@ -209,7 +229,8 @@ Test(match, shipped_pack_examples_agree_through_scan) {
 
 /* ---- (2) loader errors ---- */
 
-static char *load_error(const char *dir) {
+static char *load_error(const char *dir)
+{
     struct az_buf err = AZ_BUF_INIT;
     struct match_pack *p = (struct match_pack *)1;
     enum az_status st = load1(dir, &p, &err);
@@ -225,7 +246,8 @@ static char *load_error(const char *dir) {
 #define OOM_REGEX "CUDA out of memory\\\\. Tried to allocate (?<tried>[0-9.]+ [KMGT]i?B)"
 #define NEAR_MISS "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation"
 
-Test(match, error_bad_json_names_file_and_line) {
+Test(match, error_bad_json_names_file_and_line)
+{
     const char *dir = write_pack("p", "g3.json", "{\"entries\": [\n  {\"id\": \"G3\",,\n]}\n");
     char *e = load_error(dir);
     cr_expect(strstr(e, "g3.json:2:") != NULL, "no file:line in: %s", e);
@@ -233,7 +255,8 @@ Test(match, error_bad_json_names_file_and_line) {
     free(e);
 }
 
-Test(match, error_unknown_field_is_named) {
+Test(match, error_unknown_field_is_named)
+{
     const char *s = sig_json("G3.oom", OOM_REGEX, " \"sumary\": \"typo\",", OOM_LINE, NEAR_MISS);
     char *e = load_error(write_pack("p", "g3.json", g3_pack(s)));
     cr_expect(strstr(e, "G3.oom: unknown field \"sumary\"") != NULL, "%s", e);
@@ -241,7 +264,8 @@ Test(match, error_unknown_field_is_named) {
     free(e);
 }
 
-Test(match, error_duplicate_signature_id_across_files) {
+Test(match, error_duplicate_signature_id_across_files)
+{
     const char *s = sig_json("G3.oom", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS);
     write_pack("p", "a.json", g3_pack(s));
     const char *dir = write_pack("p", "b.json",
@@ -255,7 +279,8 @@ Test(match, error_duplicate_signature_id_across_files) {
     free(e);
 }
 
-Test(match, error_bad_regex_has_pcre2_message_and_offset) {
+Test(match, error_bad_regex_has_pcre2_message_and_offset)
+{
     const char *s = sig_json("G3.oom", "CUDA (out of memory", NULL, OOM_LINE, NEAR_MISS);
     char *e = load_error(write_pack("p", "g3.json", g3_pack(s)));
     cr_expect(strstr(e, "G3.oom: bad regex: missing closing parenthesis at offset 19") != NULL,
@@ -263,7 +288,8 @@ Test(match, error_bad_regex_has_pcre2_message_and_offset) {
     free(e);
 }
 
-Test(match, error_unknown_kind) {
+Test(match, error_unknown_kind)
+{
     const char *s = sig_json("G3.oom", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS);
     char text[8192];
     snprintf(text, sizeof(text), "%s", g3_pack(s));
@@ -274,7 +300,8 @@ Test(match, error_unknown_kind) {
     free(e);
 }
 
-Test(match, error_unknown_strength) {
+Test(match, error_unknown_strength)
+{
     const char *s = sig_json("G3.oom", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS);
     char text[8192];
     snprintf(text, sizeof(text), "%s", g3_pack(s));
@@ -285,31 +312,35 @@ Test(match, error_unknown_strength) {
     free(e);
 }
 
-Test(match, error_fact_without_group) {
-    const char *s = sig_json("G3.oom", OOM_REGEX, " \"facts\": {\"tired\": \"bytes\"},", OOM_LINE,
-                             NEAR_MISS);
+Test(match, error_fact_without_group)
+{
+    const char *s =
+        sig_json("G3.oom", OOM_REGEX, " \"facts\": {\"tired\": \"bytes\"},", OOM_LINE, NEAR_MISS);
     char *e = load_error(write_pack("p", "g3.json", g3_pack(s)));
     cr_expect(strstr(e, "G3.oom: fact \"tired\" is declared but the regex has no group") != NULL,
               "%s", e);
     free(e);
 }
 
-Test(match, error_unknown_fact_type) {
-    const char *s = sig_json("G3.oom", OOM_REGEX, " \"facts\": {\"tried\": \"size\"},", OOM_LINE,
-                             NEAR_MISS);
+Test(match, error_unknown_fact_type)
+{
+    const char *s =
+        sig_json("G3.oom", OOM_REGEX, " \"facts\": {\"tried\": \"size\"},", OOM_LINE, NEAR_MISS);
     char *e = load_error(write_pack("p", "g3.json", g3_pack(s)));
     cr_expect(strstr(e, "G3.oom: fact \"tried\": unknown fact type") != NULL, "%s", e);
     free(e);
 }
 
-Test(match, error_underivable_literal_asks_to_declare) {
+Test(match, error_underivable_literal_asks_to_declare)
+{
     const char *s = sig_json("G3.num", "\\\\d+\\\\s+\\\\d+", NULL, "12 34", "ab");
     char *e = load_error(write_pack("p", "g3.json", g3_pack(s)));
     cr_expect(strstr(e, "G3.num: no literal of 3+ bytes can be derived") != NULL, "%s", e);
     free(e);
 }
 
-Test(match, error_missing_examples_and_field) {
+Test(match, error_missing_examples_and_field)
+{
     const char *pack = "{\"entries\": [{\"id\": \"G3\", \"family\": \"gotcha\", \"title\": \"t\", "
                        "\"symptom\": \"s\", \"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\", "
                        "\"signatures\": [{\"id\": \"G3.x\", \"kinds\": [\"any\"], "
@@ -320,7 +351,8 @@ Test(match, error_missing_examples_and_field) {
     free(e);
 }
 
-Test(match, error_bad_ids_reported_all_at_once) {
+Test(match, error_bad_ids_reported_all_at_once)
+{
     const char *s1 = sig_json("G3x", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS);
     const char *s2 = sig_json("G3.y", "foo(", NULL, "foo", "bar");
     char sigs[4096];
@@ -341,7 +373,8 @@ Test(match, error_bad_ids_reported_all_at_once) {
 /* ---- (3) literal derivation ---- */
 
 /* The literals derived for a regex (JSON-escaped), joined with '|'; "" when none. */
-static void derived(const char *regex, char *out, size_t outsz) {
+static void derived(const char *regex, char *out, size_t outsz)
+{
     char dir[64];
     static int n;
     snprintf(dir, sizeof(dir), "d%d", n++);
@@ -368,18 +401,21 @@ static void derived(const char *regex, char *out, size_t outsz) {
         cr_expect_str_eq(got_, want, "regex %s", regex);                                           \
     } while (0)
 
-Test(match, literal_longest_mandatory_run_lowercased) {
+Test(match, literal_longest_mandatory_run_lowercased)
+{
     EXPECT_LITERALS(OOM_REGEX, "cuda out of memory. tried to allocate ");
     EXPECT_LITERALS("(?i)NVRM: Xid \\\\(PCI:[0-9a-f:.]+\\\\): (?<xid>\\\\d+)", "nvrm: xid (pci:");
 }
 
-Test(match, literal_one_per_top_level_branch) {
+Test(match, literal_one_per_top_level_branch)
+{
     EXPECT_LITERALS("undefined symbol: (?<symbol>\\\\S+)|cannot open shared object file",
                     "undefined symbol: |cannot open shared object file");
     EXPECT_LITERALS("foo|\\\\d+", ""); /* a branch without a literal: none derivable */
 }
 
-Test(match, literal_skips_optional_parts) {
+Test(match, literal_skips_optional_parts)
+{
     EXPECT_LITERALS("abc?def", "def");
     EXPECT_LITERALS("(?:Warning: )?barbaz", "barbaz");
     EXPECT_LITERALS("x{0,3}abcd", "abcd");
@@ -387,7 +423,8 @@ Test(match, literal_skips_optional_parts) {
     EXPECT_LITERALS("a+bcd", "bcd");
 }
 
-Test(match, literal_through_mandatory_groups_and_escapes) {
+Test(match, literal_through_mandatory_groups_and_escapes)
+{
     EXPECT_LITERALS("(?<n>abc)def", "abcdef");
     EXPECT_LITERALS("[abc]+def\\\\[ghi\\\\]", "def[ghi]");
     EXPECT_LITERALS("NCCL (?:WARN|INFO) x", "nccl ");
@@ -395,9 +432,10 @@ Test(match, literal_through_mandatory_groups_and_escapes) {
     EXPECT_LITERALS("(?x) abc def", "");
 }
 
-Test(match, declared_literal_missing_from_example_fails_check) {
-    const char *s = sig_json("G3.oom", OOM_REGEX, " \"literals\": [\"Tried to free\"],", OOM_LINE,
-                             NEAR_MISS);
+Test(match, declared_literal_missing_from_example_fails_check)
+{
+    const char *s =
+        sig_json("G3.oom", OOM_REGEX, " \"literals\": [\"Tried to free\"],", OOM_LINE, NEAR_MISS);
     struct az_buf err = AZ_BUF_INIT, rep = AZ_BUF_INIT;
     struct match_pack *p = NULL;
     cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(s)), &p, &err), AZ_OK, "%s", err.data);
@@ -423,14 +461,46 @@ static const char *const fuzz_regexes[] = {
     "(?<loss>[0-9.]+) loss",
 };
 static const char *const fuzz_pieces[] = {
-    "CUDA out of memory. Tried to allocate ", "cuda OUT of memory", "20.00 MiB", "NVRM: Xid (PCI:",
-    "0000:01:00", "): ", "79", "undefined symbol: ", "_ZN3c10", "cannot open shared object file",
-    "NCCL WARN", "nccl warn", " res=3", "Out of memory: Killed process ", "1234", "abbbcdfgh",
-    "abcdefgh", "barbazqux", "foobarbaz", "abcd7", "xxxabcd", "sm121", "sm_121", "gb10", " loss",
-    "0.25", " ", "\t", "\xff\xfe", "a", "b", "ab", "ABCD", "Xid", "\x00", "=",
+    "CUDA out of memory. Tried to allocate ",
+    "cuda OUT of memory",
+    "20.00 MiB",
+    "NVRM: Xid (PCI:",
+    "0000:01:00",
+    "): ",
+    "79",
+    "undefined symbol: ",
+    "_ZN3c10",
+    "cannot open shared object file",
+    "NCCL WARN",
+    "nccl warn",
+    " res=3",
+    "Out of memory: Killed process ",
+    "1234",
+    "abbbcdfgh",
+    "abcdefgh",
+    "barbazqux",
+    "foobarbaz",
+    "abcd7",
+    "xxxabcd",
+    "sm121",
+    "sm_121",
+    "gb10",
+    " loss",
+    "0.25",
+    " ",
+    "\t",
+    "\xff\xfe",
+    "a",
+    "b",
+    "ab",
+    "ABCD",
+    "Xid",
+    "\x00",
+    "=",
 };
 
-Test(match, prefilter_agrees_with_brute_force) {
+Test(match, prefilter_agrees_with_brute_force)
+{
     char sigs[8192] = "";
     size_t nre = sizeof(fuzz_regexes) / sizeof(fuzz_regexes[0]);
     for (size_t i = 0; i < nre; i++) {
@@ -442,8 +512,7 @@ Test(match, prefilter_agrees_with_brute_force) {
     }
     struct az_buf err = AZ_BUF_INIT;
     struct match_pack *p = NULL;
-    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(sigs)), &p, &err), AZ_OK, "%s",
-                 err.data);
+    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(sigs)), &p, &err), AZ_OK, "%s", err.data);
     struct match_scanner *sc = match_scanner_new(p);
     unsigned seed = 12345;
     size_t npieces = sizeof(fuzz_pieces) / sizeof(fuzz_pieces[0]);
@@ -460,7 +529,8 @@ Test(match, prefilter_agrees_with_brute_force) {
             memcpy(line + len, piece, pl);
             /* random case flips exercise the case-insensitive prefilter */
             for (size_t c = len; c < len + pl; c++)
-                if (((seed >> (c % 13)) & 7) == 0 && line[c] >= 'a' && line[c] <= 'z') line[c] -= 32;
+                if (((seed >> (c % 13)) & 7) == 0 && line[c] >= 'a' && line[c] <= 'z')
+                    line[c] -= 32;
             len += pl;
         }
         struct hits h = {0};
@@ -471,8 +541,8 @@ Test(match, prefilter_agrees_with_brute_force) {
             const struct match_sig *s = match_pack_sig(p, i);
             int m = match_sig_exec(s, line, len);
             brute += m == 1;
-            cr_assert_eq(m == 1, has_hit(&h, s->id), "%s disagrees on line '%.*s'", s->id,
-                         (int)len, line);
+            cr_assert_eq(m == 1, has_hit(&h, s->id), "%s disagrees on line '%.*s'", s->id, (int)len,
+                         line);
         }
         cr_assert_eq(brute, n);
         total_hits += n;
@@ -485,9 +555,10 @@ Test(match, prefilter_agrees_with_brute_force) {
 
 /* ---- (5) kinds ---- */
 
-Test(match, kinds_filter_limits_signatures_to_their_sources) {
-    const char *s = sig_json("G3.xid", "NVRM: Xid \\\\(PCI:[0-9a-f:.]+\\\\): (?<xid>\\\\d+)", NULL,
-                             "x", "y");
+Test(match, kinds_filter_limits_signatures_to_their_sources)
+{
+    const char *s =
+        sig_json("G3.xid", "NVRM: Xid \\\\(PCI:[0-9a-f:.]+\\\\): (?<xid>\\\\d+)", NULL, "x", "y");
     char text[8192];
     snprintf(text, sizeof(text), "%s", g3_pack(s));
     /* replace ["any"] by ["kernel"] */
@@ -518,7 +589,8 @@ struct fact_probe {
     int nhits;
 };
 
-static void probe_facts(void *ctx, const struct match_hit *h) {
+static void probe_facts(void *ctx, const struct match_hit *h)
+{
     struct fact_probe *fp = ctx;
     fp->nhits++;
     const struct match_fact *t = match_hit_fact(h, "tried");
@@ -531,29 +603,31 @@ static void probe_facts(void *ctx, const struct match_hit *h) {
     cr_expect_null(match_hit_fact(h, "nope"));
 }
 
-static struct match_pack *facts_pack(void) {
+static struct match_pack *facts_pack(void)
+{
     char sigs[4096];
     snprintf(sigs, sizeof(sigs), "%s, %s",
              sig_json("G3.oom", "Tried to allocate (?<tried>[0-9.,]+ ?[A-Za-z]*)",
                       " \"facts\": {\"tried\": \"bytes\"},", "x", "y"),
-             sig_json("G3.loss", "'loss': (?<loss>[-0-9.e]+)", " \"facts\": {\"loss\": \"number\"},",
-                      "x", "y"));
+             sig_json("G3.loss", "'loss': (?<loss>[-0-9.e]+)",
+                      " \"facts\": {\"loss\": \"number\"},", "x", "y"));
     struct az_buf err = AZ_BUF_INIT;
     struct match_pack *p = NULL;
-    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(sigs)), &p, &err), AZ_OK, "%s",
-                 err.data);
+    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(sigs)), &p, &err), AZ_OK, "%s", err.data);
     az_buf_free(&err);
     return p;
 }
 
-static double tried_of(struct match_scanner *sc, const char *line) {
+static double tried_of(struct match_scanner *sc, const char *line)
+{
     struct fact_probe fp = {NAN, "", NAN, 0};
     match_scanner_scan(sc, TOK_KIND_STDERR, line, strlen(line), probe_facts, &fp);
     cr_assert_eq(fp.nhits, 1, "line %s", line);
     return fp.tried;
 }
 
-Test(match, facts_bytes_use_binary_units) {
+Test(match, facts_bytes_use_binary_units)
+{
     struct match_pack *p = facts_pack();
     struct match_scanner *sc = match_scanner_new(p);
     cr_expect_float_eq(tried_of(sc, OOM_LINE), 20.0 * 1048576, 1e-3);
@@ -568,11 +642,13 @@ Test(match, facts_bytes_use_binary_units) {
     match_pack_free(p);
 }
 
-Test(match, facts_number_and_borrowed_text) {
+Test(match, facts_number_and_borrowed_text)
+{
     struct match_pack *p = facts_pack();
     struct match_scanner *sc = match_scanner_new(p);
     /* HF Trainer's per-step dict */
-    const char *line = "{'loss': 1.2345, 'grad_norm': 0.98, 'learning_rate': 1.9e-05, 'epoch': 0.5}";
+    const char *line =
+        "{'loss': 1.2345, 'grad_norm': 0.98, 'learning_rate': 1.9e-05, 'epoch': 0.5}";
     struct fact_probe fp = {NAN, "", NAN, 0};
     cr_expect_eq(match_scanner_scan(sc, TOK_KIND_TRAIN, line, strlen(line), probe_facts, &fp), 1);
     cr_expect_float_eq(fp.loss, 1.2345, 1e-12);
@@ -585,7 +661,8 @@ Test(match, facts_number_and_borrowed_text) {
 
 /* ---- (7) limits ---- */
 
-Test(match, pathological_regex_counts_a_limit_hit_quickly) {
+Test(match, pathological_regex_counts_a_limit_hit_quickly)
+{
     const char *s = sig_json("G3.evil", "(a+)+$", " \"literals\": [\"aaa\"],", "aaa", "b");
     struct az_buf err = AZ_BUF_INIT;
     struct match_pack *p = NULL;
@@ -610,9 +687,10 @@ Test(match, pathological_regex_counts_a_limit_hit_quickly) {
 
 /* ---- (8) extra packs, order, lookups ---- */
 
-Test(match, extra_pack_adds_signatures_to_existing_entry) {
-    const char *base = write_pack("base", "g3.json",
-                                  g3_pack(sig_json("G3.oom", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS)));
+Test(match, extra_pack_adds_signatures_to_existing_entry)
+{
+    const char *base = write_pack(
+        "base", "g3.json", g3_pack(sig_json("G3.oom", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS)));
     const char *extra = write_pack(
         "extra", "mine.json",
         "{\"entries\": [{\"id\": \"G3\", \"signatures\": [{\"id\": \"G3.nvrm-oom\", "
@@ -636,7 +714,8 @@ Test(match, extra_pack_adds_signatures_to_existing_entry) {
     az_buf_free(&err);
 }
 
-Test(match, extra_pack_duplicate_signature_id_is_an_error) {
+Test(match, extra_pack_duplicate_signature_id_is_an_error)
+{
     const char *sig = sig_json("G3.oom", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS);
     const char *base = write_pack("base", "g3.json", g3_pack(sig));
     const char *extra = write_pack("extra", "x.json", g3_pack(sig));
@@ -649,7 +728,8 @@ Test(match, extra_pack_duplicate_signature_id_is_an_error) {
     az_buf_free(&err);
 }
 
-Test(match, entries_ordered_gotchas_by_number_then_families) {
+Test(match, entries_ordered_gotchas_by_number_then_families)
+{
     const char *pack =
         "{\"entries\": ["
         "{\"id\": \"SERIES.loss\", \"family\": \"series\", \"title\": \"t\", \"signatures\": []},"
@@ -673,16 +753,15 @@ Test(match, entries_ordered_gotchas_by_number_then_families) {
     az_buf_free(&err);
 }
 
-Test(match, hits_come_in_pack_order_and_survive_binary_bytes) {
+Test(match, hits_come_in_pack_order_and_survive_binary_bytes)
+{
     char sigs[4096];
-    snprintf(sigs, sizeof(sigs), "%s, %s, %s",
-             sig_json("G3.b", "allocate", NULL, "x", "y"),
+    snprintf(sigs, sizeof(sigs), "%s, %s, %s", sig_json("G3.b", "allocate", NULL, "x", "y"),
              sig_json("G3.a", "CUDA out of memory", NULL, "x", "y"),
              sig_json("G3.c", "GiB of which", NULL, "x", "y"));
     struct az_buf err = AZ_BUF_INIT;
     struct match_pack *p = NULL;
-    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(sigs)), &p, &err), AZ_OK, "%s",
-                 err.data);
+    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(sigs)), &p, &err), AZ_OK, "%s", err.data);
     struct match_scanner *sc = match_scanner_new(p);
     /* NUL and invalid UTF-8 inside the record must not stop the scan */
     char line[256];
@@ -700,7 +779,8 @@ Test(match, hits_come_in_pack_order_and_survive_binary_bytes) {
     az_buf_free(&err);
 }
 
-Test(match, names_and_pcre2_version) {
+Test(match, names_and_pcre2_version)
+{
     cr_expect_str_eq(match_strength_name(MATCH_DECISIVE), "decisive");
     cr_expect_str_eq(match_strength_name(MATCH_CONTEXT), "context");
     cr_expect_str_eq(match_family_name(MATCH_FAMILY_COMMON), "common");

@@ -12,8 +12,8 @@
  *    Supported" for memory (gotcha-checks-notes.md, G3);
  *  - train.log: HF Trainer's tqdm progress line "1520/2500 [1:05:12<42:10,  2.81s/it]" and its
  *    metrics dict "{'loss': 1.2104, 'grad_norm': 0.4127, 'learning_rate': 0.00018, 'epoch': 0.61}";
- *  - dmesg: the NVRM Xid line "NVRM: Xid (PCI:000f:01:00): 79, pid=..., GPU has fallen off the bus."
- *    (kernel driver message, as quoted in NVIDIA's Xid documentation).
+ *  - dmesg: the NVRM Xid line "NVRM: Xid (PCI:000f:01:00): 79, pid=..., GPU has fallen off the
+ * bus." (kernel driver message, as quoted in NVIDIA's Xid documentation).
  */
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -48,20 +48,60 @@ TestSuite(report, .fini = teardown);
 
 /* ---- entries as a pack would hold them (titles and fixes in the skill's words) ---- */
 
-static struct match_entry e_g3 = {"G3", MATCH_FAMILY_GOTCHA, "UMA OOM below 128GB", "", "", "",
-                                  "drop the page cache between runs", "test", 0, NULL};
-static struct match_entry e_g4 = {"G4", MATCH_FAMILY_GOTCHA, "Thermal throttling", "", "", "",
+static struct match_entry e_g3 = {"G3",
+                                  MATCH_FAMILY_GOTCHA,
+                                  "UMA OOM below 128GB",
+                                  "",
+                                  "",
+                                  "",
+                                  "drop the page cache between runs",
+                                  "test",
+                                  0,
+                                  NULL};
+static struct match_entry e_g4 = {"G4",
+                                  MATCH_FAMILY_GOTCHA,
+                                  "Thermal throttling",
+                                  "",
+                                  "",
+                                  "",
                                   "~100 W sustained is GB10's cap, not a bug: improve cooling or "
-                                  "cap run length.", "test", 0, NULL};
-static struct match_entry e_g6 = {"G6", MATCH_FAMILY_GOTCHA, "Global UMA resource contention", "",
-                                  "", "", "stop other GPU processes", "test", 0, NULL};
-static struct match_entry e_g9 = {"G9", MATCH_FAMILY_GOTCHA, "Container-first, not bare pip", "",
-                                  "", "", "use an NGC container", "test", 0, NULL};
-static struct match_entry e_xid = {"C.xid", MATCH_FAMILY_COMMON, "NVIDIA Xid error", "", "", "",
+                                  "cap run length.",
+                                  "test",
+                                  0,
+                                  NULL};
+static struct match_entry e_g6 = {"G6",
+                                  MATCH_FAMILY_GOTCHA,
+                                  "Global UMA resource contention",
+                                  "",
+                                  "",
+                                  "",
+                                  "stop other GPU processes",
+                                  "test",
+                                  0,
+                                  NULL};
+static struct match_entry e_g9 = {"G9",
+                                  MATCH_FAMILY_GOTCHA,
+                                  "Container-first, not bare pip",
+                                  "",
+                                  "",
+                                  "",
+                                  "use an NGC container",
+                                  "test",
+                                  0,
+                                  NULL};
+static struct match_entry e_xid = {"C.xid",
+                                   MATCH_FAMILY_COMMON,
+                                   "NVIDIA Xid error",
+                                   "",
+                                   "",
+                                   "",
                                    "Xid 79: the GPU fell off the bus; check power and cabling, "
-                                   "then reboot.", "test", 0, NULL};
-static struct match_sig sig_slowdown = {"G4.sw-thermal-slowdown", &e_g4, MATCH_STRONG, 0, "", "",
-                                        "", 0, NULL, 0};
+                                   "then reboot.",
+                                   "test",
+                                   0,
+                                   NULL};
+static struct match_sig sig_slowdown = {
+    "G4.sw-thermal-slowdown", &e_g4, MATCH_STRONG, 0, "", "", "", 0, NULL, 0};
 
 static struct az_time at(unsigned h, unsigned m, unsigned s)
 {
@@ -69,15 +109,15 @@ static struct az_time at(unsigned h, unsigned m, unsigned s)
     return t;
 }
 
-static struct corr_evidence ev(const char *path, uint64_t line, struct az_time t,
-                               const char *text, const struct match_sig *sig, const char *note)
+static struct corr_evidence ev(const char *path, uint64_t line, struct az_time t, const char *text,
+                               const struct match_sig *sig, const char *note)
 {
     struct corr_evidence e = {S(path), line, t, 0, S(""), S(text), sig, S(note)};
     return e;
 }
 
-static struct corr_event event(struct az_time t, const char *path, uint64_t line,
-                               const char *label, const char *entry_id)
+static struct corr_event event(struct az_time t, const char *path, uint64_t line, const char *label,
+                               const char *entry_id)
 {
     struct corr_event e = {t, 0, S(path), line, S(""), S(label), entry_id};
     return e;
@@ -104,30 +144,45 @@ static void build_g4(struct corr_result *r)
                   "2026/05/12 13:52:10.000, 99.80 W, 88, 1831 MHz, 98 %", NULL, "clock falls");
     g4_ev[2] = ev("train.log", 212, at(13, 52, 31),
                   " 61%|######    | 1520/2500 [1:05:12<42:10,  2.81s/it]", NULL,
-                  "throughput \xe2\x88\x92" "41 %");
+                  "throughput \xe2\x88\x92"
+                  "41 %");
     g4_ev[3] = ev("nvidia-smi.txt", 10, at(14, 53, 43),
                   "| N/A   92C    P0            100W /  N/A  | Not Supported          |",
                   &sig_slowdown, "");
     findings[0] = (struct corr_finding){&e_g4, 0.912,
-                                        S("Power held at 95\xe2\x80\x93" "102 W for 64 min while the "
-                                          "GPU went 67 \xe2\x86\x92 92 \xc2\xb0" "C; SM clock fell "
+                                        S("Power held at 95\xe2\x80\x93"
+                                          "102 W for 64 min while the "
+                                          "GPU went 67 \xe2\x86\x92 92 \xc2\xb0"
+                                          "C; SM clock fell "
                                           "2511 \xe2\x86\x92 1706 MHz and throughput fell 41 %."),
                                         4, g4_ev};
-    g6_ev[0] = ev("nvidia-smi.txt", 19, at(14, 53, 43),
-                  "|    0   N/A  N/A      2143      G   /usr/lib/xorg/Xorg        43MiB |", NULL, "");
-    findings[1] = (struct corr_finding){&e_g6, 0.1249,
-                                        S("another GPU process: Xorg, 43 MiB \xe2\x80\x94 too small "
-                                          "to contend"), 1, g6_ev};
+    g6_ev[0] =
+        ev("nvidia-smi.txt", 19, at(14, 53, 43),
+           "|    0   N/A  N/A      2143      G   /usr/lib/xorg/Xorg        43MiB |", NULL, "");
+    findings[1] =
+        (struct corr_finding){&e_g6, 0.1249,
+                              S("another GPU process: Xorg, 43 MiB \xe2\x80\x94 too small "
+                                "to contend"),
+                              1, g6_ev};
     ruled[0] = (struct corr_ruled_out){&e_g3, S("no OOM anywhere")};
-    ruled[1] = (struct corr_ruled_out){&e_g9, S("pip changed no torch/triton/xformers/transformers")};
+    ruled[1] =
+        (struct corr_ruled_out){&e_g9, S("pip changed no torch/triton/xformers/transformers")};
     size_t n = 0;
     timeline[n++] = event(at(13, 4, 32), "gpu.csv.gz", 2, "sampling starts, 13 W idle", NULL);
     timeline[n++] = event(at(13, 5, 34), "train.log", 40, "training starts, 7,940 tok/s", NULL);
     timeline[n++] = event(at(13, 21, 3), "gpu.csv.gz", 201, "power plateau ~100 W begins", "G4");
     timeline[n++] = event(at(13, 52, 10), "gpu.csv.gz", 1004,
-                          "SM clock 2511 \xe2\x86\x92 1831 MHz at 88 \xc2\xb0" "C", "G4");
-    timeline[n++] = event(at(13, 52, 31), "train.log", 212, "throughput \xe2\x88\x92" "41 %", "G4");
-    timeline[n++] = event(at(14, 53, 43), "nvidia-smi.txt", 10, "92 \xc2\xb0" "C at 100 W", "G4");
+                          "SM clock 2511 \xe2\x86\x92 1831 MHz at 88 \xc2\xb0"
+                          "C",
+                          "G4");
+    timeline[n++] = event(at(13, 52, 31), "train.log", 212,
+                          "throughput \xe2\x88\x92"
+                          "41 %",
+                          "G4");
+    timeline[n++] = event(at(14, 53, 43), "nvidia-smi.txt", 10,
+                          "92 \xc2\xb0"
+                          "C at 100 W",
+                          "G4");
     inputs[0] = (struct corr_input){S("gpu.csv.gz"), "smi-csv", 98304, 1310, S("gzip")};
     inputs[1] = (struct corr_input){S("train.log"), "train", 1048576, 46880, S("none")};
     inputs[2] = (struct corr_input){S("nvidia-smi.txt"), "smi", 2048, 23, S("none")};
@@ -143,13 +198,26 @@ static void build_g4(struct corr_result *r)
         double t = 62.0 + (double)i * 100.0;
         tput_pts[i] = (struct corr_point){t, t < 2879 ? 7940.0 : 4690.0};
     }
-    series[0] = (struct corr_series){S("power.draw"), S("W"), S("gpu.csv.gz"), S(""),
-                                     AZ_ARRAY_LEN(power_pts), power_pts, 991.0, S("plateau begins")};
-    series[1] = (struct corr_series){S("temperature.gpu"), S("C"), S("gpu.csv.gz"), S(""),
-                                     AZ_ARRAY_LEN(temp_pts), temp_pts, NAN, S("")};
-    series[2] = (struct corr_series){S("throughput"), S("tok/s"), S("train.log"), S(""),
-                                     AZ_ARRAY_LEN(tput_pts), tput_pts, 2879.0,
-                                     S("throughput \xe2\x88\x92" "41 %")};
+    series[0] = (struct corr_series){
+        S("power.draw"),         S("W"),    S("gpu.csv.gz"), S(""),
+        AZ_ARRAY_LEN(power_pts), power_pts, 991.0,           S("plateau begins")};
+    series[1] = (struct corr_series){S("temperature.gpu"),
+                                     S("C"),
+                                     S("gpu.csv.gz"),
+                                     S(""),
+                                     AZ_ARRAY_LEN(temp_pts),
+                                     temp_pts,
+                                     NAN,
+                                     S("")};
+    series[2] = (struct corr_series){S("throughput"),
+                                     S("tok/s"),
+                                     S("train.log"),
+                                     S(""),
+                                     AZ_ARRAY_LEN(tput_pts),
+                                     tput_pts,
+                                     2879.0,
+                                     S("throughput \xe2\x88\x92"
+                                       "41 %")};
     r->verdict = &e_g4;
     r->confidence = 0.912;
     r->nfindings = 2;
@@ -181,9 +249,10 @@ static void build_none(struct corr_result *r)
     r->confidence = 0.12;
     r->nfindings = 1;
     r->findings = &findings[1];
-    xid_ev = ev("dmesg.log", 1873, at(14, 2, 11),
-                "NVRM: Xid (PCI:000f:01:00): 79, pid=31337, name=python3, GPU has fallen off the bus.",
-                NULL, "");
+    xid_ev =
+        ev("dmesg.log", 1873, at(14, 2, 11),
+           "NVRM: Xid (PCI:000f:01:00): 79, pid=31337, name=python3, GPU has fallen off the bus.",
+           NULL, "");
     r->first_error = &xid_ev;
     r->first_error_entry = &e_xid;
     r->nseries = 0;
@@ -234,8 +303,9 @@ Test(report, text_puts_verdict_then_evidence_timeline_and_weighed)
     build_g4(&r);
     struct report_options o = opts(0, 0, 0);
     char *t = render(REPORT_TEXT, &r, &o);
-    cr_assert(az_starts_with(t, strlen(t), "gotcha 0.1.0 \xc2\xb7 3 inputs \xc2\xb7 48,213 records"),
-              "%s", t);
+    cr_assert(
+        az_starts_with(t, strlen(t), "gotcha 0.1.0 \xc2\xb7 3 inputs \xc2\xb7 48,213 records"),
+        "%s", t);
     cr_assert_not_null(strstr(t, "2026-05-12 13:04 \xe2\x86\x92 14:53 (1 h 49 min)"));
     cr_assert_not_null(strstr(t, "GB10, aarch64, CUDA 13.0, container"));
     const char *verdict = strstr(t, "G4  Thermal throttling");
@@ -330,8 +400,10 @@ Test(report, text_stacks_evidence_when_paths_leave_no_room_and_keeps_file_names)
     struct report_options o = opts(0, 0, 0);
     char *t = render(REPORT_TEXT, &r, &o);
     /* the path is cut at its start so the file name and line stay */
-    cr_assert_not_null(strstr(t, "/gpu-samples.csv.gz:201  13:21:03  power plateau near 100 W begins\n"
-                                 "      2026/05/12 13:21:03.000, 104.72 W, 67, 2511 MHz, 97 %\n"), "%s", t);
+    cr_assert_not_null(strstr(t,
+                              "/gpu-samples.csv.gz:201  13:21:03  power plateau near 100 W begins\n"
+                              "      2026/05/12 13:21:03.000, 104.72 W, 67, 2511 MHz, 97 %\n"),
+                       "%s", t);
     cr_assert_not_null(strstr(t, "    \xe2\x80\xa6"));
     free(t);
 }
@@ -345,7 +417,8 @@ Test(report, every_format_is_byte_identical_twice)
     struct report_options o = opts(0, 1, 1);
     for (int f = 0; f < REPORT_FORMAT_COUNT; f++) {
         char *a = render((enum report_format)f, &r, &o), *b = render((enum report_format)f, &r, &o);
-        cr_assert_gt(strlen(a), 100, "format %s is empty", report_format_name((enum report_format)f));
+        cr_assert_gt(strlen(a), 100, "format %s is empty",
+                     report_format_name((enum report_format)f));
         cr_assert_str_eq(a, b, "format %s differs", report_format_name((enum report_format)f));
         free(a);
         free(b);
@@ -380,7 +453,8 @@ Test(report, json_has_the_documented_fields)
     char *t = render(REPORT_JSON, &r, &o);
     json_t *j = parse(t);
     cr_assert_str_eq(json_string_value(json_object_get(j, "schema")), "gotcha.report/1");
-    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "tool"), "name")), "gotcha");
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "tool"), "name")),
+                     "gotcha");
     json_t *v = json_object_get(j, "verdict");
     cr_assert_str_eq(json_string_value(json_object_get(v, "id")), "G4");
     cr_assert_str_eq(json_string_value(json_object_get(v, "title")), "Thermal throttling");
@@ -401,9 +475,15 @@ Test(report, json_has_the_documented_fields)
     cr_assert_str_eq(json_string_value(json_object_get(e3, "signature")), "G4.sw-thermal-slowdown");
     cr_assert(json_is_null(json_object_get(j, "first_error")));
     cr_assert_eq(json_array_size(json_object_get(j, "timeline")), 6);
-    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(j, "ruled_out"), 0), "id")), "G3");
-    cr_assert_eq(json_integer_value(json_object_get(json_array_get(json_object_get(j, "inputs"), 1), "records")), 46880);
-    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(j, "skipped"), 0), "reason")), "binary file");
+    cr_assert_str_eq(json_string_value(
+                         json_object_get(json_array_get(json_object_get(j, "ruled_out"), 0), "id")),
+                     "G3");
+    cr_assert_eq(json_integer_value(
+                     json_object_get(json_array_get(json_object_get(j, "inputs"), 1), "records")),
+                 46880);
+    cr_assert_str_eq(json_string_value(json_object_get(
+                         json_array_get(json_object_get(j, "skipped"), 0), "reason")),
+                     "binary file");
     json_t *ctx = json_object_get(j, "context");
     cr_assert_str_eq(json_string_value(json_object_get(ctx, "gpu")), "NVIDIA GB10");
     cr_assert(json_is_true(json_object_get(ctx, "container")));
@@ -439,8 +519,8 @@ Test(report, json_times_of_every_kind_are_iso_or_boot_offsets)
 {
     struct corr_result r;
     build_g4(&r);
-    timeline[0].time = (struct az_time){az_usec_from_civil(2000, 11, 29, 10, 12, 55, 250000),
-                                        AZ_TIME_NOYEAR};
+    timeline[0].time =
+        (struct az_time){az_usec_from_civil(2000, 11, 29, 10, 12, 55, 250000), AZ_TIME_NOYEAR};
     timeline[1].time = (struct az_time){12345678901LL, AZ_TIME_BOOT};
     timeline[2].time = (struct az_time){0, AZ_TIME_NONE};
     struct report_options o = opts(0, 0, 0);
@@ -464,7 +544,8 @@ Test(report, json_keeps_invalid_utf8_and_controls_as_valid_json)
     char *t = render(REPORT_JSON, &r, &o);
     json_t *j = parse(t);
     const char *text = json_string_value(json_object_get(
-        json_array_get(json_object_get(json_array_get(json_object_get(j, "findings"), 0), "evidence"), 0),
+        json_array_get(
+            json_object_get(json_array_get(json_object_get(j, "findings"), 0), "evidence"), 0),
         "text"));
     cr_assert_str_eq(text, "bad \\xff\\xfe byte and ESC \x1b[2J");
     cr_assert_null(strchr(t, '\x1b'), "the control is escaped as \\u001b in the JSON text");
@@ -489,7 +570,8 @@ static int validate(const char *doc)
     fputs(doc, f);
     fclose(f);
     char *cmd = az_xasprintf("python3 %s/tests/tools/validate_schema.py %s/docs/report.schema.json "
-                             "%s >/dev/null 2>&1", top_dir(), top_dir(), path);
+                             "%s >/dev/null 2>&1",
+                             top_dir(), top_dir(), path);
     int st = system(cmd);
     free(cmd);
     unlink(path);
@@ -537,7 +619,9 @@ Test(report, schema_rejects_a_bad_verdict_id)
  * text (SGR 8), cursor moves, an 8-bit CSI (0x9b), backspaces and a carriage return that would
  * overwrite what came before, and a right-to-left override (U+202E). */
 static const char hostile[] = "ok \x1b[2J\x1b]0;pwned\x07\x1b[8mhidden\x1b[0m\x1b[5A\x1b[10;1H"
-                              "\x9b" "31m c1\xc2\x9b" "2J bs\x08\x08\x08 cr\rFAKE rtl\xe2\x80\xae"
+                              "\x9b"
+                              "31m c1\xc2\x9b"
+                              "2J bs\x08\x08\x08 cr\rFAKE rtl\xe2\x80\xae"
                               "gnp.exe DEL\x7f";
 
 static const void *mem_find(const char *hay, size_t len, const char *needle, size_t nlen)
@@ -587,7 +671,8 @@ Test(report, sanitizer_neutralises_a_hostile_line)
 Test(report, sanitizer_keeps_text_tabs_and_utf8)
 {
     struct az_buf b = AZ_BUF_INIT;
-    const char *s = "92 \xc2\xb0" "C\t13:52 \xe2\x86\x92 14:53 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x94\xa5";
+    const char *s = "92 \xc2\xb0"
+                    "C\t13:52 \xe2\x86\x92 14:53 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x94\xa5";
     report_sanitize_terminal(&b, s, strlen(s));
     cr_assert_str_eq(b.data, s);
     az_buf_reset(&b);
@@ -636,28 +721,38 @@ static void assert_redacts(const char *line, const char *secret, const char *pla
 
 Test(report, redact_replaces_each_kind_of_secret)
 {
-    assert_redacts("export HF_TOKEN=hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "hf_AbCdEf", "<redacted>");
-    assert_redacts("login with hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 ok", "hf_AbCdEf", "<redacted>");
-    assert_redacts("OPENAI key sk-AbCdEfGhIjKlMnOpQrStT3BlbkFJAbCdEfGhIjKlMnOpQrSt", "sk-AbCd", "<redacted>");
+    assert_redacts("export HF_TOKEN=hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "hf_AbCdEf",
+                   "<redacted>");
+    assert_redacts("login with hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 ok", "hf_AbCdEf",
+                   "<redacted>");
+    assert_redacts("OPENAI key sk-AbCdEfGhIjKlMnOpQrStT3BlbkFJAbCdEfGhIjKlMnOpQrSt", "sk-AbCd",
+                   "<redacted>");
     assert_redacts("key=sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56-_Qr", "Ab12Cd34", "<redacted>");
     assert_redacts("aws AKIAIOSFODNN7EXAMPLE used", "AKIAIOSFODNN7EXAMPLE", "<redacted>");
     assert_redacts("temp ASIAY34FZKBOKMUTVV7A.", "ASIAY34FZKBOKMUTVV7A", "<redacted>");
-    assert_redacts("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtn", "<redacted>");
-    assert_redacts("git clone https://ghp_16C7e42F292c6912E7710c838347Ae178B4a@github.com/x", "ghp_16C7", "<redacted>");
-    assert_redacts("GH github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz012345", "github_pat_11", "<redacted>");
+    assert_redacts("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtn",
+                   "<redacted>");
+    assert_redacts("git clone https://ghp_16C7e42F292c6912E7710c838347Ae178B4a@github.com/x",
+                   "ghp_16C7", "<redacted>");
+    assert_redacts("GH github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz012345",
+                   "github_pat_11", "<redacted>");
     assert_redacts("db password=hunter2 host=db", "hunter2", "<redacted>");
     assert_redacts("  password: \"correct horse\"", "correct horse", "<redacted>");
     assert_redacts("{\"api_key\": \"a1b2c3d4e5\"}", "a1b2c3d4e5", "<redacted>");
-    assert_redacts("huggingface-cli login --token abcdefABCDEF123456", "abcdefABCDEF", "<redacted>");
-    assert_redacts("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "eyJhbGci", "<redacted>");
-    assert_redacts("NCCL INFO NET/Socket : Using [0]enP7s7:192.168.100.11<0>", "192.168.100.11", "<ip>");
+    assert_redacts("huggingface-cli login --token abcdefABCDEF123456", "abcdefABCDEF",
+                   "<redacted>");
+    assert_redacts("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "eyJhbGci",
+                   "<redacted>");
+    assert_redacts("NCCL INFO NET/Socket : Using [0]enP7s7:192.168.100.11<0>", "192.168.100.11",
+                   "<ip>");
     assert_redacts("peer 10.0.0.2:29500 connected", "10.0.0.2", "<ip>");
     assert_redacts("addr fe80::1c2b:3cff:fe4d:5e6f%enp1s0", "fe80::1c2b", "<ip>");
     assert_redacts("addr 2001:0db8:85a3:0000:0000:8a2e:0370:7334 up", "2001:0db8", "<ip>");
     assert_redacts("mapped ::ffff:10.1.2.3 ok", "10.1.2.3", "<ip>");
     assert_redacts("link/ether 4c:bb:47:0a:1b:2c brd ff:ff:ff:ff:ff:ff", "4c:bb:47", "<mac>");
     assert_redacts("HWaddr 4C-BB-47-0A-1B-2C", "4C-BB-47", "<mac>");
-    assert_redacts("File \"/home/alice/venv/lib/python3.12/site-packages/torch/x.py\"", "alice", "/home/<user>/venv");
+    assert_redacts("File \"/home/alice/venv/lib/python3.12/site-packages/torch/x.py\"", "alice",
+                   "/home/<user>/venv");
     assert_redacts("/Users/bob/runs/train.log", "bob", "/Users/<user>/runs");
 }
 
@@ -665,7 +760,8 @@ Test(report, redact_replaces_the_runs_host_names)
 {
     const char *hosts[] = {"spark-01", "spark-01b"};
     char *out = redacted("spark-01b:31337:31337 [0] NCCL INFO Bootstrap; Nov 29 10:12:55 spark-01 "
-                         "kernel: x; spark-010 stays", hosts, 2);
+                         "kernel: x; spark-010 stays",
+                         hosts, 2);
     cr_assert_str_eq(out, "<host>:31337:31337 [0] NCCL INFO Bootstrap; Nov 29 10:12:55 <host> "
                           "kernel: x; spark-010 stays");
     free(out);
@@ -706,7 +802,8 @@ Test(report, redact_applies_to_every_input_string_in_every_format)
     char *hosts[] = {S("spark-node7")};
     r.hosts = hosts;
     r.nhosts = 1;
-    g4_ev[0].text = S("spark-node7 NCCL INFO Using 192.168.7.21 hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789");
+    g4_ev[0].text =
+        S("spark-node7 NCCL INFO Using 192.168.7.21 hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789");
     g4_ev[0].path = S("/home/carol/runs/gpu.csv.gz");
     g4_ev[0].lane = S("spark-node7");
     g4_ev[0].note = S("on spark-node7");
@@ -727,7 +824,8 @@ Test(report, redact_applies_to_every_input_string_in_every_format)
         cr_assert_null(strstr(t, "hf_AbCd"), "%s: token survived", name);
         free(t);
         t = render((enum report_format)f, &r, &off);
-        if (f != REPORT_PREFLIGHT) cr_assert_not_null(strstr(t, "spark-node7"), "%s: redacted without asking", name);
+        if (f != REPORT_PREFLIGHT)
+            cr_assert_not_null(strstr(t, "spark-node7"), "%s: redacted without asking", name);
         free(t);
     }
 }
@@ -801,7 +899,8 @@ Test(report, html_escapes_log_text_and_stays_self_contained)
     cr_assert(az_starts_with(t, strlen(t), "<!DOCTYPE html>"));
     cr_assert_null(strstr(t, "<script"), "no script element at all");
     cr_assert_null(strstr(t, "<img"));
-    cr_assert_not_null(strstr(t, "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot; &#39;single&#39;"));
+    cr_assert_not_null(strstr(
+        t, "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot; &#39;single&#39;"));
     cr_assert_null(strstr(t, "http:"));
     cr_assert_null(strstr(t, "https:"));
     cr_assert_not_null(strstr(t, "&lt;img src=x onerror=alert(1)&gt;"));
@@ -829,7 +928,10 @@ Test(report, html_draws_timeline_and_series_with_cap_plateau_and_drop)
     cr_assert(find_after(power, "class=\"plateau\"", "") < temp);
     cr_assert(find_after(temp, "class=\"plateau\"", "") < tput);
     cr_assert_not_null(find_after(tput, "<line class=\"mark\"", ""), "the throughput drop marked");
-    cr_assert_not_null(find_after(tput, "throughput \xe2\x88\x92" "41 %", "class=\"mark\""));
+    cr_assert_not_null(find_after(tput,
+                                  "throughput \xe2\x88\x92"
+                                  "41 %",
+                                  "class=\"mark\""));
     free(t);
 }
 
@@ -838,8 +940,8 @@ Test(report, html_draws_memory_against_128_gb)
     struct corr_result r;
     build_g4(&r);
     static struct corr_point mem[3] = {{0, 20480}, {600, 98304}, {1200, 120832}};
-    series[1] = (struct corr_series){S("memory.used"), S("MiB"), S("free.log"), S(""), 3, mem, NAN,
-                                     S("")};
+    series[1] =
+        (struct corr_series){S("memory.used"), S("MiB"), S("free.log"), S(""), 3, mem, NAN, S("")};
     struct report_options o = opts(0, 0, 0);
     char *t = render(REPORT_HTML, &r, &o);
     const char *chart = strstr(t, "aria-label=\"memory.used over time\"");
@@ -858,7 +960,8 @@ Test(report, preflight_has_ten_lines_in_the_skill_format)
     struct report_options o = opts(0, 0, 0);
     char *t = render(REPORT_PREFLIGHT, &r, &o);
     regex_t re;
-    cr_assert_eq(regcomp(&re, "^G([1-9]|10) (PASS|FAIL|WARN|SKIP|INFO|UNKNOWN): ", REG_EXTENDED), 0);
+    cr_assert_eq(regcomp(&re, "^G([1-9]|10) (PASS|FAIL|WARN|SKIP|INFO|UNKNOWN): ", REG_EXTENDED),
+                 0);
     size_t lines = 0;
     char *save = NULL;
     char *copy = az_xstrdup(t);
@@ -872,7 +975,8 @@ Test(report, preflight_has_ten_lines_in_the_skill_format)
     cr_assert_eq(lines, 10, "%s", t);
     cr_assert_not_null(strstr(t, "\nG4 FAIL: Power held at 95"), "%s", t);
     cr_assert_not_null(strstr(t, "(confidence 0.91; gpu.csv.gz:201)\n"));
-    cr_assert_not_null(strstr(t, "\nG6 WARN: two\\x0aG2 PASS: forged line (confidence 0.12"), "%s", t);
+    cr_assert_not_null(strstr(t, "\nG6 WARN: two\\x0aG2 PASS: forged line (confidence 0.12"), "%s",
+                       t);
     cr_assert_not_null(strstr(t, "\nG3 PASS: no OOM anywhere\n"));
     cr_assert_not_null(strstr(t, "\nG7 SKIP: no evidence in the inputs\n"));
     cr_assert(az_starts_with(t, strlen(t), "G1 SKIP: "));

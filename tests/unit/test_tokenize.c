@@ -73,7 +73,8 @@ static int64_t abs_usec(int y, unsigned mo, unsigned d, unsigned h, unsigned mi,
 static int64_t noyear_usec(unsigned mo, unsigned d, unsigned h, unsigned mi, unsigned s,
                            unsigned us)
 {
-    return az_usec_from_civil(2000, mo, d, h, mi, s, us) - az_usec_from_civil(2000, 1, 1, 0, 0, 0, 0);
+    return az_usec_from_civil(2000, mo, d, h, mi, s, us) -
+           az_usec_from_civil(2000, 1, 1, 0, 0, 0, 0);
 }
 
 #define ASSERT_TIME(t, k, us)                                                                      \
@@ -87,7 +88,7 @@ static int64_t noyear_usec(unsigned mo, unsigned d, unsigned h, unsigned mi, uns
     do {                                                                                           \
         size_t end_ = 99;                                                                          \
         struct az_time t_ = parse((s), &end_);                                                     \
-        cr_assert_eq(t_.kind, AZ_TIME_NONE, "parsed a time from \"%s\"", (s));                      \
+        cr_assert_eq(t_.kind, AZ_TIME_NONE, "parsed a time from \"%s\"", (s));                     \
         cr_assert_eq(end_, 0);                                                                     \
     } while (0)
 
@@ -188,7 +189,8 @@ Test(tokenize, time_dmesg_T_is_absolute)
 {
     /* dmesg -T */
     size_t end;
-    struct az_time t = parse("[Sat Nov 29 10:12:55 2026] NVRM: Xid (PCI:000f:01:00): 79, pid=1", &end);
+    struct az_time t =
+        parse("[Sat Nov 29 10:12:55 2026] NVRM: Xid (PCI:000f:01:00): 79, pid=1", &end);
     ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2026, 11, 29, 10, 12, 55, 0));
     cr_assert_eq(end, 26, "end past the closing bracket");
 }
@@ -220,7 +222,8 @@ Test(tokenize, time_syslog_has_no_year)
 {
     /* /var/log/kern.log, journalctl -k (short) */
     size_t end;
-    struct az_time t = parse("Nov 29 10:12:55 spark-01 kernel: NVRM: Xid (PCI:000f:01:00): 43", &end);
+    struct az_time t =
+        parse("Nov 29 10:12:55 spark-01 kernel: NVRM: Xid (PCI:000f:01:00): 43", &end);
     ASSERT_TIME(t, AZ_TIME_NOYEAR, noyear_usec(11, 29, 10, 12, 55, 0));
     cr_assert_eq(end, 15);
 }
@@ -263,10 +266,10 @@ Test(tokenize, time_vllm_engine_core_prefix)
 
 Test(tokenize, time_hf_logger_tag)
 {
-    /* transformers examples: "[%(levelname)s|%(filename)s:%(lineno)s] %(asctime)s >> %(message)s" */
-    struct az_time t =
-        parse("[INFO|trainer.py:2314] 2026-11-29 10:12:55,123 >> ***** Running training *****",
-              NULL);
+    /* transformers examples: "[%(levelname)s|%(filename)s:%(lineno)s] %(asctime)s >> %(message)s"
+     */
+    struct az_time t = parse(
+        "[INFO|trainer.py:2314] 2026-11-29 10:12:55,123 >> ***** Running training *****", NULL);
     ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2026, 11, 29, 10, 12, 55, 123000));
 }
 
@@ -330,7 +333,10 @@ Test(tokenize, time_uvicorn_info_without_date_is_none)
 Test(tokenize, time_nul_byte_stops_the_stamp)
 {
     size_t end = 99;
-    struct az_time t = tok_parse_time(TOK_KIND_TEXT, "2026-11-29\0" "10:12:55 x", 21, &end);
+    struct az_time t = tok_parse_time(TOK_KIND_TEXT,
+                                      "2026-11-29\0"
+                                      "10:12:55 x",
+                                      21, &end);
     cr_assert_eq(t.kind, AZ_TIME_NONE);
     cr_assert_eq(end, 0);
 }
@@ -362,7 +368,8 @@ Test(tokenize, level_glog_letter)
     cr_assert_eq(level("[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] "
                        "Watchdog caught collective operation timeout"),
                  TOK_LEVEL_ERROR);
-    cr_assert_eq(level("W1129 10:12:55.123000 140234 torch/distributed/run.py:793] "), TOK_LEVEL_WARN);
+    cr_assert_eq(level("W1129 10:12:55.123000 140234 torch/distributed/run.py:793] "),
+                 TOK_LEVEL_WARN);
 }
 
 Test(tokenize, level_old_pytorch_bracket_without_stamp)
@@ -444,9 +451,9 @@ Test(tokenize, lane_syslog_host)
 {
     cr_assert_str_eq(lane(TOK_KIND_KERNEL, "Nov 29 10:12:55 spark-01 kernel: NVRM: Xid 79"),
                      "spark-01");
-    cr_assert_str_eq(lane(TOK_KIND_KERNEL,
-                          "2026-11-29T10:12:55+0000 spark-01 kernel: NVRM: Xid 79"),
-                     "spark-01");
+    cr_assert_str_eq(
+        lane(TOK_KIND_KERNEL, "2026-11-29T10:12:55+0000 spark-01 kernel: NVRM: Xid 79"),
+        "spark-01");
 }
 
 Test(tokenize, lane_no_host_after_a_python_logging_stamp)
@@ -565,10 +572,11 @@ Test(tokenize, double_rejects_garbage)
 Test(tokenize, classify_hf_trainer)
 {
     /* transformers Trainer stdout: tqdm bar and metric dicts */
-    const char *head = "  5%|▌         | 50/1000 [00:30<09:30,  1.67it/s]\r"
-                       " 10%|█         | 100/1000 [01:00<09:00,  1.67it/s]\n"
-                       "{'loss': 1.2345, 'grad_norm': 0.51, 'learning_rate': 2e-05, 'epoch': 0.5}\n"
-                       "{'loss': 1.1002, 'grad_norm': 0.48, 'learning_rate': 1.9e-05, 'epoch': 0.6}\n";
+    const char *head =
+        "  5%|▌         | 50/1000 [00:30<09:30,  1.67it/s]\r"
+        " 10%|█         | 100/1000 [01:00<09:00,  1.67it/s]\n"
+        "{'loss': 1.2345, 'grad_norm': 0.51, 'learning_rate': 2e-05, 'epoch': 0.5}\n"
+        "{'loss': 1.1002, 'grad_norm': 0.48, 'learning_rate': 1.9e-05, 'epoch': 0.6}\n";
     cr_assert_eq(classify("out.log", head), TOK_KIND_TRAIN);
 }
 
@@ -583,18 +591,20 @@ Test(tokenize, classify_python_logging)
 Test(tokenize, classify_unsloth_banner)
 {
     /* unsloth FastLanguageModel.from_pretrained banner */
-    const char *head = "==((====))==  Unsloth 2025.11.1: Fast Llama patching. Transformers: 4.57.1.\n"
-                       "   \\\\   /|    NVIDIA GB10. Num GPUs = 1. Max memory: 119.7 GB. Platform: Linux.\n"
-                       "O^O/ \\_/ \\    Torch: 2.9.0+cu130. CUDA: 12.1. CUDA Toolkit: 13.0.\n"
-                       "Unsloth: Will smartly offload gradients to save VRAM!\n";
+    const char *head =
+        "==((====))==  Unsloth 2025.11.1: Fast Llama patching. Transformers: 4.57.1.\n"
+        "   \\\\   /|    NVIDIA GB10. Num GPUs = 1. Max memory: 119.7 GB. Platform: Linux.\n"
+        "O^O/ \\_/ \\    Torch: 2.9.0+cu130. CUDA: 12.1. CUDA Toolkit: 13.0.\n"
+        "Unsloth: Will smartly offload gradients to save VRAM!\n";
     cr_assert_eq(classify(NULL, head), TOK_KIND_TRAIN);
 }
 
 Test(tokenize, classify_lightning_progress)
 {
     /* pytorch/pytorch#118369: Lightning "Epoch N:" bar */
-    const char *head = "Epoch 0:   6%|██      | 32040/500150 [6:28:43<94:39:17,  1.37it/s, loss=2.6]\r"
-                       "Epoch 0:   6%|██      | 32041/500150 [6:28:44<94:39:16,  1.37it/s, loss=2.6]\n";
+    const char *head =
+        "Epoch 0:   6%|██      | 32040/500150 [6:28:43<94:39:17,  1.37it/s, loss=2.6]\r"
+        "Epoch 0:   6%|██      | 32041/500150 [6:28:44<94:39:16,  1.37it/s, loss=2.6]\n";
     cr_assert_eq(classify(NULL, head), TOK_KIND_TRAIN);
 }
 
@@ -622,13 +632,12 @@ Test(tokenize, classify_bare_traceback_is_stderr)
 
 Test(tokenize, classify_training_dominates_a_late_traceback)
 {
-    const char *head =
-        "{'loss': 1.2345, 'grad_norm': 0.51, 'learning_rate': 2e-05, 'epoch': 0.1}\n"
-        "{'loss': 1.2001, 'grad_norm': 0.50, 'learning_rate': 2e-05, 'epoch': 0.2}\n"
-        "{'loss': 1.1500, 'grad_norm': 0.49, 'learning_rate': 2e-05, 'epoch': 0.3}\n"
-        "Traceback (most recent call last):\n"
-        "  File \"/workspace/train.py\", line 88, in <module>\n"
-        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n";
+    const char *head = "{'loss': 1.2345, 'grad_norm': 0.51, 'learning_rate': 2e-05, 'epoch': 0.1}\n"
+                       "{'loss': 1.2001, 'grad_norm': 0.50, 'learning_rate': 2e-05, 'epoch': 0.2}\n"
+                       "{'loss': 1.1500, 'grad_norm': 0.49, 'learning_rate': 2e-05, 'epoch': 0.3}\n"
+                       "Traceback (most recent call last):\n"
+                       "  File \"/workspace/train.py\", line 88, in <module>\n"
+                       "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n";
     cr_assert_eq(classify(NULL, head), TOK_KIND_TRAIN);
 }
 
@@ -660,12 +669,15 @@ Test(tokenize, classify_journalctl_kernel)
 Test(tokenize, classify_smi_table)
 {
     /* nvidia-smi default output (keylase/nvidia-patch#89 shape, GB10 values) */
-    const char *head =
-        "Sat Nov 29 10:12:55 2026\n"
-        "+-----------------------------------------------------------------------------------------+\n"
-        "| NVIDIA-SMI 580.95.05              Driver Version: 580.95.05      CUDA Version: 13.0     |\n"
-        "|-----------------------------------------+------------------------+----------------------+\n"
-        "| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |\n";
+    const char *head = "Sat Nov 29 10:12:55 2026\n"
+                       "+--------------------------------------------------------------------------"
+                       "---------------+\n"
+                       "| NVIDIA-SMI 580.95.05              Driver Version: 580.95.05      CUDA "
+                       "Version: 13.0     |\n"
+                       "|-----------------------------------------+------------------------+-------"
+                       "---------------+\n"
+                       "| GPU  Name                 Persistence-M | Bus-Id          Disp.A | "
+                       "Volatile Uncorr. ECC |\n";
     cr_assert_eq(classify(NULL, head), TOK_KIND_SMI);
 }
 
@@ -709,20 +721,22 @@ Test(tokenize, classify_smi_csv_headerless)
 
 Test(tokenize, classify_smi_dmon)
 {
-    const char *head = "# gpu    pwr  gtemp  mtemp     sm    mem    enc    dec    jpg    ofa   mclk   pclk\n"
-                       "# Idx      W      C      C      %      %      %      %      %      %    MHz    MHz\n"
-                       "    0     11     45      -      0      0      0      0      0      0    405    208\n";
+    const char *head =
+        "# gpu    pwr  gtemp  mtemp     sm    mem    enc    dec    jpg    ofa   mclk   pclk\n"
+        "# Idx      W      C      C      %      %      %      %      %      %    MHz    MHz\n"
+        "    0     11     45      -      0      0      0      0      0      0    405    208\n";
     cr_assert_eq(classify(NULL, head), TOK_KIND_SMI_DMON);
 }
 
 Test(tokenize, classify_pip_install)
 {
-    const char *head = "Collecting torch\n"
-                       "  Downloading torch-2.9.0-cp312-cp312-manylinux_2_28_aarch64.whl (104.1 MB)\n"
-                       "Requirement already satisfied: filelock in /usr/lib/python3/dist-packages\n"
-                       "Installing collected packages: torch\n"
-                       "  Attempting uninstall: torch\n"
-                       "Successfully installed torch-2.9.0\n";
+    const char *head =
+        "Collecting torch\n"
+        "  Downloading torch-2.9.0-cp312-cp312-manylinux_2_28_aarch64.whl (104.1 MB)\n"
+        "Requirement already satisfied: filelock in /usr/lib/python3/dist-packages\n"
+        "Installing collected packages: torch\n"
+        "  Attempting uninstall: torch\n"
+        "Successfully installed torch-2.9.0\n";
     cr_assert_eq(classify(NULL, head), TOK_KIND_PIP);
 }
 
@@ -763,27 +777,30 @@ Test(tokenize, classify_proc_meminfo)
 
 Test(tokenize, classify_free)
 {
-    const char *head = "               total        used        free      shared  buff/cache   available\n"
-                       "Mem:       127535892    66321212     2456128       12345    58758552    61234512\n"
-                       "Swap:       16777212           0    16777212\n";
+    const char *head =
+        "               total        used        free      shared  buff/cache   available\n"
+        "Mem:       127535892    66321212     2456128       12345    58758552    61234512\n"
+        "Swap:       16777212           0    16777212\n";
     cr_assert_eq(classify(NULL, head), TOK_KIND_MEMINFO);
 }
 
 Test(tokenize, classify_vllm)
 {
-    const char *head = "INFO 11-29 10:12:55 [api_server.py:1234] vLLM API server version 0.11.0\n"
-                       "(EngineCore_DP0 pid=123) INFO 11-29 10:12:58 [core.py:72] Initializing a V1 "
-                       "LLM engine\n"
-                       "(EngineCore_DP0 pid=123) WARNING 11-29 10:13:01 [gpu_model_runner.py:88] x\n";
+    const char *head =
+        "INFO 11-29 10:12:55 [api_server.py:1234] vLLM API server version 0.11.0\n"
+        "(EngineCore_DP0 pid=123) INFO 11-29 10:12:58 [core.py:72] Initializing a V1 "
+        "LLM engine\n"
+        "(EngineCore_DP0 pid=123) WARNING 11-29 10:13:01 [gpu_model_runner.py:88] x\n";
     cr_assert_eq(classify(NULL, head), TOK_KIND_VLLM);
 }
 
 Test(tokenize, classify_nccl)
 {
     /* NVIDIA/nccl#1504 shape */
-    const char *head = "spark-01:26023:26023 [0] NCCL INFO Bootstrap : Using enp1s0f0np0:10.0.0.1<0>\n"
-                       "spark-01:26023:26023 [0] NCCL INFO NET/Plugin: Using internal network plugin.\n"
-                       "NCCL version 2.27.7+cuda13.0\n";
+    const char *head =
+        "spark-01:26023:26023 [0] NCCL INFO Bootstrap : Using enp1s0f0np0:10.0.0.1<0>\n"
+        "spark-01:26023:26023 [0] NCCL INFO NET/Plugin: Using internal network plugin.\n"
+        "NCCL version 2.27.7+cuda13.0\n";
     cr_assert_eq(classify(NULL, head), TOK_KIND_NCCL);
 }
 
