@@ -5,7 +5,7 @@
 #   make asan       the unit and CLI tests under AddressSanitizer + UBSan (objects in build/asan/)
 #   make dev        build with -Werror
 #   make bench      speed and memory figures (see bench/README.md)
-#   make eval       accuracy on the labelled corpus/
+#   make eval       accuracy on the labelled corpus/ (make eval-real: on real public logs)
 #   make demo       build (installing dependencies if missing) and run on a sample failed run
 #   make deps       install the build dependencies with apt-get
 #   make install / uninstall   PREFIX=/usr/local DESTDIR=
@@ -84,7 +84,7 @@ else
 BIN := $(BUILD)/gotcha
 endif
 
-.PHONY: html-test unit-one all dev test asan check unit cli-test eval bench demo deps install uninstall clean \
+.PHONY: eval-real html-test unit-one all dev test asan check unit cli-test eval bench demo deps install uninstall clean \
         golden-update format format-check help
 all: $(BIN)
 
@@ -149,6 +149,11 @@ asan:
 
 eval: $(BIN)
 	GOTCHA_BIN=$(abspath $(BIN)) sh tests/tools/eval.sh corpus
+
+# Accuracy on real logs from public issue threads (tests/realworld*/): measured, not a gate.
+eval-real: $(BIN)
+	-GOTCHA_BIN=$(abspath $(BIN)) sh tests/tools/eval.sh tests/realworld
+	-GOTCHA_BIN=$(abspath $(BIN)) sh tests/tools/eval.sh tests/realworld2
 
 golden-update: $(BIN)
 	GOTCHA_BIN=$(abspath $(BIN)) GOLDEN_UPDATE=1 sh tests/cli/run.sh
