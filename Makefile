@@ -50,7 +50,7 @@ WARNFLAGS += -Werror
 endif
 
 # Only resolve pkg-config flags for goals that compile; `make deps` must work without them.
-NEED_LIBS := $(filter-out deps help clean uninstall golden-check-tools,$(or $(MAKECMDGOALS),all))
+NEED_LIBS := $(filter-out deps demo help clean uninstall,$(or $(MAKECMDGOALS),all))
 ifneq ($(NEED_LIBS),)
 missing := $(strip $(foreach p,$(LIBS_PKG),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),,$(p))))
 ifneq ($(missing),)
