@@ -119,7 +119,7 @@ static struct corr_evidence ev(const char *path, uint64_t line, struct az_time t
 static struct corr_event event(struct az_time t, const char *path, uint64_t line, const char *label,
                                const char *entry_id)
 {
-    struct corr_event e = {t, 0, S(path), line, S(""), S(label), entry_id};
+    struct corr_event e = {t, 0, S(path), line, S(""), S(label), entry_id, 0};
     return e;
 }
 
