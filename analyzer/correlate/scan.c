@@ -398,8 +398,8 @@ void corr_scan_input(struct corr_state *st, struct match_scanner *scanner, const
             corr_warn(st, "%s", ingest_reader_error(r));
         }
         if (cut)
-            corr_warn(st, "%s: %llu records cut at the line-length cap", f->display,
-                      (unsigned long long)cut);
+            corr_warn(st, "%s: %llu record%s cut at the line-length cap (--max-line)", f->display,
+                      (unsigned long long)cut, cut == 1 ? "" : "s");
         uint64_t delta = ingest_reader_stats(r)->bytes_out - bytes0;
         f->bytes = delta ? delta : mbytes;
         st->records += f->records;
