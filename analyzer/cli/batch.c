@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h> /* strcasecmp */
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -95,6 +96,21 @@ static int is_bundle_name(const char *name)
     return 0;
 }
 
+/* A shelf's own notes (README.md, an index) do not make it a run. */
+static int is_doc_name(const char *name)
+{
+    static const char *const prefix[] = {"README", "LICENSE", "CHANGELOG", "INDEX"};
+    static const char *const ext[] = {".md", ".rst", ".html"};
+    for (size_t i = 0; i < AZ_ARRAY_LEN(prefix); i++)
+        if (strncasecmp(name, prefix[i], strlen(prefix[i])) == 0) return 1;
+    size_t n = strlen(name);
+    for (size_t i = 0; i < AZ_ARRAY_LEN(ext); i++) {
+        size_t e = strlen(ext[i]);
+        if (n > e && strcasecmp(name + n - e, ext[i]) == 0) return 1;
+    }
+    return 0;
+}
+
 struct dir_listing {
     struct strvec files; /* regular files (full paths) */
     struct strvec dirs;  /* subdirectories (full paths) */
@@ -147,15 +163,24 @@ static void discover_auto(const char *dir, unsigned depth, struct strvec *runs, 
     if (depth > 64) return;
     struct dir_listing l;
     if (list_dir(dir, &l, err, quiet) != 0) return;
-    size_t logs = 0;
+    size_t logs = 0, docs = 0;
     for (size_t i = 0; i < l.files.n; i++) {
         const char *base = strrchr(l.files.v[i], '/');
-        if (!is_bundle_name(base ? base + 1 : l.files.v[i])) logs++;
+        base = base ? base + 1 : l.files.v[i];
+        if (is_doc_name(base))
+            docs++;
+        else if (!is_bundle_name(base))
+            logs++;
     }
-    if (logs > 0) {
+    /* notes beside nothing else still make a run: a job directory may hold only a README */
+    if (logs > 0 || (docs > 0 && l.dirs.n == 0)) {
         strvec_push(runs, az_xstrdup(dir));
     } else {
-        for (size_t i = 0; i < l.files.n; i++) strvec_push(runs, az_xstrdup(l.files.v[i]));
+        for (size_t i = 0; i < l.files.n; i++) {
+            const char *base = strrchr(l.files.v[i], '/');
+            if (!is_doc_name(base ? base + 1 : l.files.v[i]))
+                strvec_push(runs, az_xstrdup(l.files.v[i]));
+        }
         for (size_t i = 0; i < l.dirs.n; i++)
             discover_auto(l.dirs.v[i], depth + 1, runs, err, quiet);
     }
@@ -172,7 +197,11 @@ static void discover_depth(const char *dir, int left, struct strvec *runs, FILE 
     struct dir_listing l;
     if (list_dir(dir, &l, err, quiet) != 0) return;
     if (left == 1)
-        for (size_t i = 0; i < l.files.n; i++) strvec_push(runs, az_xstrdup(l.files.v[i]));
+        for (size_t i = 0; i < l.files.n; i++) {
+            const char *base = strrchr(l.files.v[i], '/');
+            if (!is_doc_name(base ? base + 1 : l.files.v[i]))
+                strvec_push(runs, az_xstrdup(l.files.v[i]));
+        }
     for (size_t i = 0; i < l.dirs.n; i++) discover_depth(l.dirs.v[i], left - 1, runs, err, quiet);
     listing_free(&l);
 }
