@@ -96,6 +96,12 @@ static int is_bundle_name(const char *name)
     return 0;
 }
 
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 /* A shelf's own notes (README.md, an index) do not make it a run. */
 static int is_doc_name(const char *name)
 {
@@ -165,8 +171,7 @@ static void discover_auto(const char *dir, unsigned depth, struct strvec *runs, 
     if (list_dir(dir, &l, err, quiet) != 0) return;
     size_t logs = 0, docs = 0;
     for (size_t i = 0; i < l.files.n; i++) {
-        const char *base = strrchr(l.files.v[i], '/');
-        base = base ? base + 1 : l.files.v[i];
+        const char *base = base_name(l.files.v[i]);
         if (is_doc_name(base))
             docs++;
         else if (!is_bundle_name(base))
@@ -176,11 +181,8 @@ static void discover_auto(const char *dir, unsigned depth, struct strvec *runs, 
     if (logs > 0 || (docs > 0 && l.dirs.n == 0)) {
         strvec_push(runs, az_xstrdup(dir));
     } else {
-        for (size_t i = 0; i < l.files.n; i++) {
-            const char *base = strrchr(l.files.v[i], '/');
-            if (!is_doc_name(base ? base + 1 : l.files.v[i]))
-                strvec_push(runs, az_xstrdup(l.files.v[i]));
-        }
+        for (size_t i = 0; i < l.files.n; i++)
+            if (!is_doc_name(base_name(l.files.v[i]))) strvec_push(runs, az_xstrdup(l.files.v[i]));
         for (size_t i = 0; i < l.dirs.n; i++)
             discover_auto(l.dirs.v[i], depth + 1, runs, err, quiet);
     }
@@ -197,11 +199,8 @@ static void discover_depth(const char *dir, int left, struct strvec *runs, FILE 
     struct dir_listing l;
     if (list_dir(dir, &l, err, quiet) != 0) return;
     if (left == 1)
-        for (size_t i = 0; i < l.files.n; i++) {
-            const char *base = strrchr(l.files.v[i], '/');
-            if (!is_doc_name(base ? base + 1 : l.files.v[i]))
-                strvec_push(runs, az_xstrdup(l.files.v[i]));
-        }
+        for (size_t i = 0; i < l.files.n; i++)
+            if (!is_doc_name(base_name(l.files.v[i]))) strvec_push(runs, az_xstrdup(l.files.v[i]));
     for (size_t i = 0; i < l.dirs.n; i++) discover_depth(l.dirs.v[i], left - 1, runs, err, quiet);
     listing_free(&l);
 }
