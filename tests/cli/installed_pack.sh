@@ -8,4 +8,4 @@ cd "$TEST_TMP"
 prefix/bin/gotcha patterns | sed "s|$TEST_TMP|TMP|"
 prefix/bin/gotcha patterns --check > check.out
 echo "exit $?"
-tail -1 check.out
+tail -1 check.out | sed "s/[0-9]* entries, [0-9]* signatures/N entries, M signatures/"
