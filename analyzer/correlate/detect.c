@@ -1117,7 +1117,9 @@ static void detect_g1(struct corr_state *st)
         if (entry_hit(st, "C.segfault"))
             corr_claim_add(st, "G1", 0.2, 1, entry_earliest(st, "C.segfault"),
                            az_xstrdup("segfault with a CUDA 12 torch"), NULL, NULL);
-    } else if (ct && !strncmp(ct, "13", 2)) {
+    } else if (ct && !strncmp(ct, "13", 2) && !find_fact(st, "G1", "library")) {
+        /* A CUDA 13 torch clears torch, not the extensions beside it: a wheel that names its
+         * libcudart.so.12 / libnvrtc.so.12 is still the mismatch. */
         corr_claim_add(st, "G1", 0, 0.6, r, NULL, NULL,
                        az_xasprintf("torch is built for CUDA %s", ct));
     }

@@ -893,3 +893,54 @@ Test(correlate, oom_with_no_sign_of_a_gb10_is_not_g3)
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
+
+/* The shipped pack (make unit sets GOTCHA_PATTERNS; GOTCHA_TOP/patterns otherwise). */
+static void use_shipped_pack(void)
+{
+    match_pack_free(g_pack);
+    g_pack = NULL;
+    char dir[1024];
+    const char *env = getenv("GOTCHA_PATTERNS"), *top = getenv("GOTCHA_TOP");
+    if (env && *env)
+        snprintf(dir, sizeof dir, "%s", env);
+    else
+        snprintf(dir, sizeof dir, "%s/patterns", top && *top ? top : ".");
+    const char *dirs[] = {dir};
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(match_pack_load(&g_pack, dirs, 1, &err), AZ_OK, "%s", err.data ? err.data : "");
+    az_buf_free(&err);
+}
+
+Test(correlate, cuda13_torch_does_not_clear_a_cuda12_extension)
+{
+    /* sgl_kernel built against CUDA 12 on a cu130 torch (gotcha-checks-notes.md, G1:
+     * "libnvrtc.so.12 not found on GB10"): the torch build is right, the extension is the mismatch
+     */
+    use_shipped_pack();
+    write_file("run", "collect_env.txt",
+               "PyTorch version: 2.9.0+cu130\n"
+               "CUDA used to build PyTorch: 13.0\n");
+    write_file(
+        "run", "server.log",
+        "[2026-01-12 09:14:03] Traceback (most recent call last):\n"
+        "OSError: libnvrtc.so.12: cannot open shared object file: No such file or directory\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+Test(correlate, cuda13_torch_lowers_g1_without_a_cuda12_library)
+{
+    /* near miss: the same cu130 torch, and only a hint (the capability warning) */
+    use_shipped_pack();
+    write_file("run", "collect_env.txt",
+               "PyTorch version: 2.9.0+cu130\n"
+               "CUDA used to build PyTorch: 13.0\n");
+    write_file("run", "train.log",
+               "UserWarning: Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.\n"
+               "    Minimum and Maximum cuda capability supported by this version of PyTorch is\n"
+               "    (8.0) - (12.0)\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
