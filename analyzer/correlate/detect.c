@@ -680,6 +680,9 @@ static void oom_visit(struct corr_state *st, void *vctx, const struct corr_rec *
     struct oom_scan *o = vctx;
     const struct match_entry *e = r->sig ? r->sig->entry : NULL;
     if (!e || (e->family != MATCH_FAMILY_GOTCHA && e->family != MATCH_FAMILY_COMMON)) return;
+    /* a context line may carry sizes (vLLM's healthy "Free memory on device (118.12/119.70 GiB)
+     * on startup"): it adds numbers to an OOM, it is never one */
+    if (r->sig->strength == MATCH_CONTEXT) return;
     if (contains(r->text, "NV_ERR_NO_MEMORY")) o->nv_err_only = 1;
     int numbers =
         corr_rec_fact(r, "tried") || corr_rec_fact(r, "allocated") || corr_rec_fact(r, "total");

@@ -944,3 +944,53 @@ Test(correlate, cuda13_torch_lowers_g1_without_a_cuda12_library)
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
+
+/* vLLM's startup memory line, healthy and refused (vllm-project/vllm#20305 shape; GB10's pool
+ * reads ~119.7 GiB, gotcha-checks-notes.md G3). */
+static void write_vllm_startup(int refused)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "INFO 09-09 11:00:00 [__init__.py:216] Automatically detected platform cuda.\n"
+                    "Loading safetensors checkpoint shards:   0% Completed | 0/8 [00:00<?, ?it/s]\n"
+                    "(EngineCore_DP0 pid=2231) INFO 09-09 11:00:27 [default_loader.py:267] Loading "
+                    "weights took 74.21 seconds\n");
+    /* GB10's nvidia-smi cannot read unified memory: normal, and no OOM on its own */
+    write_file("run", "nvidia-smi.txt",
+               "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |               "
+               "   N/A |\n"
+               "| N/A   55C    P0             33W /  N/A  | Not Supported          |     61%      "
+               "Default |\n");
+    if (refused)
+        az_buf_puts(&b,
+                    "(EngineCore_DP0 pid=2231) ERROR 09-09 11:01:48 [core.py:708] ValueError: Free "
+                    "memory on device (46.87/119.70 GiB) on startup is less than desired GPU "
+                    "memory utilization (0.9, 107.73 GiB). Decrease GPU memory utilization or "
+                    "reduce GPU memory used by other processes.\n");
+    else
+        az_buf_puts(&b,
+                    "(EngineCore_DP0 pid=2231) INFO 09-09 11:01:48 [gpu_worker.py:391] Free memory "
+                    "on device (118.12/119.70 GiB) on startup. Desired GPU memory utilization is "
+                    "(0.5, 59.85 GiB). Actual usage is 27.50 GiB\n");
+    write_file("run", "vllm.log", b.data);
+    az_buf_free(&b);
+}
+
+Test(correlate, vllm_refusing_to_start_on_the_gb10_pool_is_g3)
+{
+    use_shipped_pack();
+    write_vllm_startup(1);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
+    cr_assert_eq(r->context.is_gb10, 1); /* the 119.70 GiB pool names the machine */
+    corr_result_free(r);
+}
+
+Test(correlate, vllm_healthy_startup_memory_line_is_not_an_oom)
+{
+    use_shipped_pack();
+    write_vllm_startup(0);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_assert_lt(finding_conf(r, "G3"), 0.35);
+    corr_result_free(r);
+}
