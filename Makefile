@@ -30,7 +30,7 @@ deb_libarchive := libarchive-dev
 deb_jansson    := libjansson-dev
 deb_criterion  := libcriterion-dev
 DEB_PACKAGES   := build-essential pkg-config libpcre2-dev libzstd-dev libarchive-dev libjansson-dev \
-                  libcriterion-dev zstd xz-utils bzip2 lz4 gzip
+                  libcriterion-dev zstd xz-utils bzip2 lz4 gzip bash-completion
 
 SANITIZE ?=
 ifeq ($(SANITIZE),)
