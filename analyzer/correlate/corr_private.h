@@ -24,19 +24,20 @@
 #include "match/match.h"
 #include "tokenize/tok.h"
 
-#define CORR_KEEP_FIRST      8   /* hits kept per signature from the start */
-#define CORR_KEEP_LAST       8   /* and from the end (ring) */
-#define CORR_TEXT_MAX        512 /* bytes of a record kept */
-#define CORR_LANE_MAX        64
-#define CORR_SERIES_MAX      2048 /* points per series in the result */
-#define CORR_SERIES_RAW      8192 /* points per series while scanning, halved when full */
-#define CORR_EVENTS_MAX      200
-#define CORR_HOSTS_MAX       64
-#define CORR_BOOT_SEGS       8 /* uptime resets tracked per member */
-#define CORR_CSV_COLS        48
-#define CORR_EVIDENCE_MAX    12    /* evidence lines per finding */
-#define CORR_SERIES_FACTS    16    /* series facts known to corr_series_hit() (cached builders) */
-#define CORR_SAMPLE_DIV      2     /* a sampled series keeps ~this many samples per kept point */
+#define CORR_KEEP_FIRST   8   /* hits kept per signature from the start */
+#define CORR_KEEP_LAST    8   /* and from the end (ring) */
+#define CORR_TEXT_MAX     512 /* bytes of a record kept */
+#define CORR_LANE_MAX     64
+#define CORR_SERIES_MAX   2048 /* points per series in the result */
+#define CORR_SERIES_RAW   8192 /* points per series while scanning, halved when full */
+#define CORR_EVENTS_MAX   200
+#define CORR_HOSTS_MAX    64
+#define CORR_BOOT_SEGS    8 /* uptime resets tracked per member */
+#define CORR_CSV_COLS     48
+#define CORR_EVIDENCE_MAX 12   /* evidence lines per finding */
+#define CORR_SERIES_FACTS 16   /* series facts known to corr_series_hit_mapped() (cached builders) \
+                                */
+#define CORR_SAMPLE_DIV      2 /* a sampled series keeps ~this many samples per kept point */
 #define CORR_SAMPLE_MISS     16384 /* candidates without a hit before a series signature is sampled */
 #define CORR_SAMPLE_MISS_MAX 64    /* and at most 1 in this many of its candidates are skipped */
 #define CORR_LASTREC_MAX     512 /* bytes of a member's latest record kept to parse its level late */
@@ -270,12 +271,10 @@ const struct corr_rec *corr_sig_earliest(const struct corr_state *st, size_t sig
 /* Structural parsing of nvidia-smi CSV / dmon / -q / table rows and meminfo. */
 void corr_series_record(struct corr_state *st, size_t file, const char *p, size_t len,
                         uint64_t line, struct az_time t, int own_time);
-/* Series facts of a hit (tokens_per_s, loss, power_w, ...). */
-void corr_series_hit(struct corr_state *st, size_t file, const char *lane,
-                     const struct match_hit *hit, uint64_t line, struct az_time t, int smi_kind);
 /* Index of a fact name in the series fact table (tokens_per_s, loss, ...), or -1. */
 int corr_series_fact_index(const char *fact);
-/* corr_series_hit() with the facts already resolved: fact_series[i] is corr_series_fact_index()
+/* Series facts of a hit (tokens_per_s, loss, power_w, ...), the facts already resolved:
+ * fact_series[i] is corr_series_fact_index()
  * of the hit's fact i (the hit's signature's corr_sigfx.series); the hit stands for w raw records
  * (w > 1 when the scan sampled its signature). Returns the largest stride of the series it fed
  * (0 when none). */

@@ -736,24 +736,6 @@ size_t corr_series_hit_mapped(struct corr_state *st, size_t file, const char *la
     return stride;
 }
 
-void corr_series_hit(struct corr_state *st, size_t file, const char *lane,
-                     const struct match_hit *hit, uint64_t line, struct az_time t, int smi_kind)
-{
-    for (size_t i = 0; i < hit->nfacts; i++) {
-        const struct match_fact *mf = &hit->facts[i];
-        if (!mf->def || !mf->val || isnan(mf->num)) continue;
-        int k = corr_series_fact_index(mf->def->name);
-        if (k < 0) continue;
-        if (series_facts[k].smi_only && smi_kind) continue;
-        double v = mf->num;
-        if (!strcmp(series_facts[k].name, "throughput")) {
-            if (v <= 0) continue; /* an idle server reports 0 tokens/s: not a sample */
-            if (series_facts[k].invert) v = 1.0 / v;
-        }
-        corr_series_add(st, file, lane, series_facts[k].name, series_facts[k].unit, t, v, line);
-    }
-}
-
 /* ---- finishing ---- */
 
 static int spoint_cmp(const void *a, const void *b)
