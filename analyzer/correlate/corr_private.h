@@ -24,20 +24,19 @@
 #include "match/match.h"
 #include "tokenize/tok.h"
 
-#define CORR_KEEP_FIRST   8   /* hits kept per signature from the start */
-#define CORR_KEEP_LAST    8   /* and from the end (ring) */
-#define CORR_TEXT_MAX     512 /* bytes of a record kept */
-#define CORR_LANE_MAX     64
-#define CORR_SERIES_MAX   2048 /* points per series in the result */
-#define CORR_SERIES_RAW   8192 /* points per series while scanning, halved when full */
-#define CORR_EVENTS_MAX   200
-#define CORR_HOSTS_MAX    64
-#define CORR_BOOT_SEGS    8 /* uptime resets tracked per member */
-#define CORR_CSV_COLS     48
-#define CORR_EVIDENCE_MAX 12   /* evidence lines per finding */
-#define CORR_SERIES_FACTS 16   /* series facts known to corr_series_hit_mapped() (cached builders) \
-                                */
-#define CORR_SAMPLE_DIV      2 /* a sampled series keeps ~this many samples per kept point */
+#define CORR_KEEP_FIRST      8   /* hits kept per signature from the start */
+#define CORR_KEEP_LAST       8   /* and from the end (ring) */
+#define CORR_TEXT_MAX        512 /* bytes of a record kept */
+#define CORR_LANE_MAX        64
+#define CORR_SERIES_MAX      2048 /* points per series in the result */
+#define CORR_SERIES_RAW      8192 /* points per series while scanning, halved when full */
+#define CORR_EVENTS_MAX      200
+#define CORR_HOSTS_MAX       64
+#define CORR_BOOT_SEGS       8 /* uptime resets tracked per member */
+#define CORR_CSV_COLS        48
+#define CORR_EVIDENCE_MAX    12    /* evidence lines per finding */
+#define CORR_SERIES_FACTS    16    /* series facts with cached builders */
+#define CORR_SAMPLE_DIV      2     /* a sampled series keeps ~this many samples per kept point */
 #define CORR_SAMPLE_MISS     16384 /* candidates without a hit before a series signature is sampled */
 #define CORR_SAMPLE_MISS_MAX 64    /* and at most 1 in this many of its candidates are skipped */
 #define CORR_LASTREC_MAX     512 /* bytes of a member's latest record kept to parse its level late */
