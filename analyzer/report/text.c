@@ -23,6 +23,8 @@ struct text {
     struct rpt *c;
     struct az_buf *out;
     struct az_buf s1, s2, s3; /* sanitized strings of one line */
+    size_t strip;             /* bytes of the directory every input shares, named once in the
+                                 header and left out of each path:line */
 };
 
 /* s sanitized into b (b reset first); input strings are redacted first when asked. */
@@ -103,9 +105,32 @@ static void put_wrapped(struct text *t, const char *s, size_t used, size_t inden
 }
 
 /* "path:line" of an evidence record, sanitized, into b. */
+/* The directory (ending in '/') that every input's path starts with; 0 when none. */
+static size_t common_dir(const struct corr_result *r)
+{
+    if (r->ninputs == 0 || !r->inputs[0].path) return 0;
+    const char *first = r->inputs[0].path;
+    size_t n = strlen(first);
+    for (size_t i = 1; i < r->ninputs; i++) {
+        const char *p = r->inputs[i].path ? r->inputs[i].path : "";
+        size_t k = 0;
+        while (k < n && p[k] == first[k]) k++;
+        n = k;
+    }
+    while (n > 0 && first[n - 1] != '/') n--;
+    return n;
+}
+
+/* path without the shared directory (all paths shown come from the inputs) */
+static const char *shown_path(const struct text *t, const char *path)
+{
+    if (!path || t->strip == 0 || strlen(path) <= t->strip) return path;
+    return strncmp(path, t->c->r->inputs[0].path, t->strip) == 0 ? path + t->strip : path;
+}
+
 static const char *loc_of(struct text *t, struct az_buf *b, const char *path, uint64_t line)
 {
-    clean(t, b, path, 1);
+    clean(t, b, shown_path(t, path), 1);
     if (line) az_buf_printf(b, ":%llu", (unsigned long long)line);
     return b->data;
 }
@@ -191,6 +216,11 @@ static void put_header(struct text *t)
     sgr(t, SGR_DIM);
     az_buf_printf(t->out, "%s %s", RPT_TOOL_NAME, clean(t, &t->s1, rpt_tool_version(t->c), 0));
     az_buf_printf(t->out, " \xc2\xb7 %zu input%s", r->ninputs, r->ninputs == 1 ? "" : "s");
+    if (t->strip) {
+        az_buf_reset(&t->s2);
+        az_buf_append(&t->s2, r->inputs[0].path, t->strip);
+        az_buf_printf(t->out, " in %s", clean(t, &t->s1, t->s2.data, 1));
+    }
     rpt_thousands(r->records, num, sizeof num);
     az_buf_printf(t->out, " \xc2\xb7 %s record%s", num, r->records == 1 ? "" : "s");
     rpt_span_text(r, span, sizeof span);
@@ -288,7 +318,7 @@ static void put_timeline(struct text *t)
         const struct corr_event *e = &r->timeline[idx[k]];
         rpt_time_short(r, e->time, e->time_approx, tbuf, sizeof tbuf);
         timew = AZ_MAX(timew, strlen(tbuf));
-        clean(t, &t->s1, e->path, 1);
+        clean(t, &t->s1, shown_path(t, e->path), 1);
         size_t w = rpt_columns(t->s1.data, t->s1.len);
         if (e->lane && e->lane[0]) w += 3 + rpt_columns(clean(t, &t->s2, e->lane, 1), t->s2.len);
         pathw = AZ_MAX(pathw, w);
@@ -305,7 +335,7 @@ static void put_timeline(struct text *t)
         sgr(t, SGR_RESET);
         az_buf_puts(t->out, "  ");
         az_buf_reset(&where);
-        az_buf_puts(&where, clean(t, &t->s1, e->path, 1));
+        az_buf_puts(&where, clean(t, &t->s1, shown_path(t, e->path), 1));
         if (e->lane && e->lane[0]) az_buf_printf(&where, " [%s]", clean(t, &t->s1, e->lane, 1));
         put_col_tail(t, where.data, pathw, !verbose);
         az_buf_puts(t->out, "  ");
@@ -380,7 +410,7 @@ static void put_problems(struct text *t)
 
 void rpt_write_text(struct rpt *c)
 {
-    struct text t = {c, &c->out, AZ_BUF_INIT, AZ_BUF_INIT, AZ_BUF_INIT};
+    struct text t = {c, &c->out, AZ_BUF_INIT, AZ_BUF_INIT, AZ_BUF_INIT, common_dir(c->r)};
     put_header(&t);
     if (c->r->verdict)
         put_verdict(&t);

@@ -391,6 +391,43 @@ Test(report, text_compact_timeline_leaves_background_facts_to_verbose)
     timeline[1].background = 0;
 }
 
+Test(report, text_names_the_shared_directory_once)
+{
+    /* gotcha scan runs/job42/: every input under one directory, as in the mock's "gpu.csv.gz:201"
+     */
+    struct corr_result r;
+    build_g4(&r);
+    const char *names[] = {"runs/job42/gpu.csv.gz", "runs/job42/train.log",
+                           "runs/job42/nvidia-smi.txt"};
+    for (size_t i = 0; i < r.ninputs && i < 3; i++) r.inputs[i].path = S(names[i]);
+    for (size_t i = 0; i < r.findings[0].nevidence; i++) {
+        char *p = az_xasprintf("runs/job42/%s", r.findings[0].evidence[i].path);
+        r.findings[0].evidence[i].path = S(p); /* the pool frees it at teardown */
+        free(p);
+    }
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_TEXT, &r, &o);
+    cr_assert_not_null(strstr(t, "3 inputs in runs/job42/"), "%s", t);
+    cr_assert_not_null(strstr(t, "    gpu.csv.gz:201"), "%s", t);
+    cr_assert_null(strstr(t, "runs/job42/gpu.csv.gz"), "%s", t);
+    free(t);
+    /* JSON keeps whole paths: it is read by programs */
+    t = render(REPORT_JSON, &r, &o);
+    cr_assert_not_null(strstr(t, "\"runs/job42/gpu.csv.gz\""));
+    free(t);
+}
+
+Test(report, text_keeps_paths_whole_without_a_shared_directory)
+{
+    struct corr_result r;
+    build_g4(&r); /* inputs gpu.csv.gz, train.log, nvidia-smi.txt: nothing shared */
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_TEXT, &r, &o);
+    cr_assert_null(strstr(t, " inputs in "), "%s", t);
+    cr_assert_not_null(strstr(t, "gpu.csv.gz:201"), "%s", t);
+    free(t);
+}
+
 Test(report, text_stacks_evidence_when_paths_leave_no_room_and_keeps_file_names)
 {
     struct corr_result r;
