@@ -274,6 +274,20 @@ static int parse_size_opt(const char *arg, const char *opt, uint64_t *out, FILE 
     return 0;
 }
 
+/* A plain decimal number (digits only: no sign, unit or blank, no more digits than hi has)
+ * within [lo, hi]; 0 on success. */
+static int parse_whole(const char *arg, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    size_t n = strlen(arg), max_digits = 1;
+    for (uint64_t h = hi; h >= 10; h /= 10) max_digits++;
+    uint64_t v;
+    if (n == 0 || n > max_digits || strspn(arg, "0123456789") != n || az_parse_size(arg, &v) != 0)
+        return -1;
+    if (v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
 static void push_str(const char ***items, size_t *n, const char *s)
 {
     *items = az_xrealloc((void *)*items, (*n + 1) * sizeof **items);
@@ -292,9 +306,7 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
         return 0;
     case 'j': {
         uint64_t v;
-        size_t n = strlen(arg);
-        if (n == 0 || n > 4 || strspn(arg, "0123456789") != n || az_parse_size(arg, &v) != 0 ||
-            v == 0 || v > 1024)
+        if (parse_whole(arg, 1, 1024, &v) != 0)
             return bad_usage(err, "invalid --jobs '%s' (a whole number from 1 to 1024)", arg);
         o->jobs = (unsigned)v;
         return 0;
@@ -303,8 +315,7 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
     case OPT_FILES_FROM: o->files_from = arg; return 0;
     case OPT_RUN_DEPTH: {
         uint64_t v;
-        size_t n = strlen(arg);
-        if (n == 0 || n > 2 || strspn(arg, "0123456789") != n || az_parse_size(arg, &v) != 0)
+        if (parse_whole(arg, 0, 99, &v) != 0)
             return bad_usage(err, "invalid --run-depth '%s' (a whole number from 0 to 99)", arg);
         o->run_depth = (int)v;
         return 0;
@@ -334,9 +345,7 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
     case OPT_MAX_EXPAND: return parse_size_opt(arg, "max-expand", &o->max_expand, err);
     case OPT_EXPAND_RATIO: {
         uint64_t v;
-        size_t n = strlen(arg);
-        if (n == 0 || n > 9 || strspn(arg, "0123456789") != n || az_parse_size(arg, &v) != 0 ||
-            v == 0)
+        if (parse_whole(arg, 1, 999999999, &v) != 0)
             return bad_usage(err, "invalid --expand-ratio '%s' (a whole number from 1)", arg);
         o->expand_ratio = v;
         return 0;
