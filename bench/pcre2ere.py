@@ -12,10 +12,13 @@ Translation (enough for the pack's regexes; anything else is skipped and counted
   \\t -> a TAB byte; escaped punctuation (\\. \\( \\[ ...) kept; \\b kept (GNU extension)
 Skipped: lookaround, backreferences, possessive quantifiers, atomic groups, \\x/\\p/\\Q escapes,
 inline flags other than a leading (?i), escapes inside classes other than the above.
+Each translation is run through `grep -E` on its signature's match examples; one that misses an
+example is a translation defect, reported and skipped rather than timed.
 Prints "translated N skipped M icase K" on stdout; the caller adds -i only when K == N.
 """
 import json
 import os
+import subprocess
 import sys
 
 
@@ -36,6 +39,7 @@ def translate_class(src, i):
         out.append("^")
         i += 1
     first = True
+    literal_dash = False
     body = []
     while i < len(src):
         c = src[i]
@@ -49,7 +53,7 @@ def translate_class(src, i):
             elif e == "]":
                 body.insert(0, "]")  # a leading ] is literal in POSIX
             elif e == "-":
-                body.append("-")  # POSIX: '-' last is literal; moved below
+                literal_dash = True  # POSIX: a literal '-' goes last; added below
             elif e in ".()[{}|*+?/:^$ '\"_=,;#@!%&<>~`\\":
                 if e == "\\":
                     body.append("\\\\")
@@ -68,16 +72,17 @@ def translate_class(src, i):
             body.append(src[i:j + 2])
             i = j + 2
             continue
-        body.append(c)
+        # an unescaped '-' first or last in the class is literal; between two members it is a
+        # range ("A-Z") and stays where it is
+        if c == "-" and (not body or src[i + 1:i + 2] == "]"):
+            literal_dash = True
+        else:
+            body.append(c)
         i += 1
     if i >= len(src):
         raise Untranslatable("unterminated class")
     # a literal '-' must come last in a POSIX bracket expression
-    text = "".join(body)
-    if "-" in body:
-        body = [b for b in body if b != "-"] + ["-"]
-        text = "".join(body)
-    out.append(text)
+    out.append("".join(body) + ("-" if literal_dash else ""))
     out.append("]")
     return "".join(out), i + 1
 
@@ -143,6 +148,15 @@ def translate(src):
     return "".join(out), icase
 
 
+def matches_examples(ere, icase, lines):
+    """1 when grep -E finds every example line with the translated regex."""
+    if not lines:
+        return True
+    args = ["grep", "-E", "-c"] + (["-i"] if icase else []) + ["-e", ere]
+    res = subprocess.run(args, input="\n".join(lines) + "\n", capture_output=True, text=True)
+    return res.stdout.strip() == str(len(lines))
+
+
 def main():
     pack_dir, out_path = sys.argv[1], sys.argv[2]
     translated, skipped, icase_n = [], 0, 0
@@ -158,6 +172,10 @@ def main():
                 except (Untranslatable, ValueError, IndexError) as e:
                     skipped += 1
                     print("skip %s: %s" % (sig.get("id"), e), file=sys.stderr)
+                    continue
+                if not matches_examples(ere, icase, sig.get("examples", {}).get("match", [])):
+                    skipped += 1
+                    print("skip %s: translation misses an example" % sig.get("id"), file=sys.stderr)
                     continue
                 translated.append(ere)
                 icase_n += icase
