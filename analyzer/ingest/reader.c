@@ -7,6 +7,12 @@
  * layer's output is the current member. Opening a member sniffs its first bytes: a known magic
  * pushes a layer and the sniffed bytes are handed back to the layer below as "pending", so
  * nothing is ever read twice or lost. Records are cut from one large buffer by memchr.
+ *
+ * While a member is read, a member that is decoded (zstd, or anything libarchive opens) is
+ * decoded one step ahead by a read-ahead thread, so decompression overlaps the caller's work on
+ * the records. The thread owns the layer stack while it runs; the reader stops it before it
+ * touches the layers itself (next member, a bomb, free), so the bytes and the errors seen are the
+ * same as without it.
  */
 #include "ingest/ingest.h"
 
@@ -17,6 +23,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -26,7 +33,10 @@
 
 #include "ingest/ingest_private.h"
 
-#define READ_BUF_SIZE   ((size_t)256 * 1024)
+#define READ_BUF_SIZE ((size_t)256 * 1024)
+/* Read-ahead: slots of decoded bytes between the decoding thread and the reader. */
+#define RA_SLOTS        4
+#define RA_SLOT_SIZE    ((size_t)128 * 1024)
 #define ARCHIVE_IN_SIZE ((size_t)128 * 1024)
 #define NO_POS          ((size_t)-1)
 /* ARCHIVE_RETRY from header reads: each skips damaged input; give up past this many anyway. */
@@ -74,6 +84,23 @@ struct layer {
     int stashed; /* positioned at an entry found after reporting damage */
 };
 
+/*
+ * A ring of RA_SLOTS decoded chunks. The thread fills slot tail % RA_SLOTS while fewer than
+ * RA_SLOTS are full and the reader drains slot head % RA_SLOTS; a slot holding 0 (end) or -1
+ * (failure, cause in r->cause) is the thread's last. Everything but the slots' bytes is under mu.
+ */
+struct readahead {
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv; /* a slot was filled or freed, or stop was set */
+    char *slot[RA_SLOTS];
+    long got[RA_SLOTS];
+    unsigned head, tail; /* free-running counters */
+    size_t off;          /* bytes of slot head already handed out (reader side only) */
+    int stop;
+    int running; /* reader side only: the thread was started and not yet joined */
+};
+
 struct ingest_reader {
     struct ingest_options opt;
     struct layer *layers; /* stack, layers[0] is the source */
@@ -100,6 +127,7 @@ struct ingest_reader {
     struct az_buf cause; /* reason text from the layer that broke, without the display */
     struct az_buf err;   /* "display: reason" */
     struct ingest_stats st;
+    struct readahead ra;
 };
 
 void ingest_options_default(struct ingest_options *o)
@@ -108,6 +136,7 @@ void ingest_options_default(struct ingest_options *o)
     o->expand_floor = (uint64_t)1 << 30;
     o->expand_ratio = 64;
     o->max_depth = 4;
+    o->readahead = 1;
 }
 
 const char *ingest_zstd_version(void)
@@ -593,6 +622,105 @@ fail:
 
 /* ---- records ---- */
 
+/* ---- read-ahead ---- */
+
+static void *ra_main(void *arg)
+{
+    struct ingest_reader *r = arg;
+    struct readahead *ra = &r->ra;
+    for (;;) {
+        pthread_mutex_lock(&ra->mu);
+        while (ra->tail - ra->head == RA_SLOTS && !ra->stop) pthread_cond_wait(&ra->cv, &ra->mu);
+        int stop = ra->stop;
+        unsigned i = ra->tail % RA_SLOTS;
+        pthread_mutex_unlock(&ra->mu);
+        if (stop) break;
+        long n = layer_read(r, r->nlayers - 1, ra->slot[i], RA_SLOT_SIZE);
+        pthread_mutex_lock(&ra->mu);
+        ra->got[i] = n;
+        ra->tail++;
+        pthread_cond_broadcast(&ra->cv);
+        pthread_mutex_unlock(&ra->mu);
+        if (n <= 0) break;
+    }
+    return NULL;
+}
+
+/* Worth a thread: the member is decoded by the top layer and has bytes left to decode. */
+static int ra_wanted(const struct ingest_reader *r)
+{
+    const struct layer *top = &r->layers[r->nlayers - 1];
+    return r->opt.readahead && r->nlayers > 1 && !top->eof && !top->failed &&
+           (top->kind == LAYER_ZSTD || top->kind == LAYER_ARCHIVE);
+}
+
+static void ra_start(struct ingest_reader *r)
+{
+    struct readahead *ra = &r->ra;
+    if (!ra->slot[0]) {
+        for (size_t i = 0; i < RA_SLOTS; i++) ra->slot[i] = az_xmalloc(RA_SLOT_SIZE);
+        pthread_mutex_init(&ra->mu, NULL);
+        pthread_cond_init(&ra->cv, NULL);
+    }
+    ra->head = ra->tail = 0;
+    ra->off = 0;
+    ra->stop = 0;
+    /* No thread (resource limits): read on this thread, as without read-ahead. */
+    ra->running = pthread_create(&ra->th, NULL, ra_main, r) == 0;
+}
+
+/* Stop and join the thread; decoded bytes not yet handed out are dropped with the member. */
+static void ra_stop(struct ingest_reader *r)
+{
+    struct readahead *ra = &r->ra;
+    if (!ra->running) return;
+    pthread_mutex_lock(&ra->mu);
+    ra->stop = 1;
+    pthread_cond_broadcast(&ra->cv);
+    pthread_mutex_unlock(&ra->mu);
+    pthread_join(ra->th, NULL);
+    ra->running = 0;
+}
+
+/* layer_read() of the top layer through the ring. */
+static long ra_read(struct ingest_reader *r, void *buf, size_t cap)
+{
+    struct readahead *ra = &r->ra;
+    pthread_mutex_lock(&ra->mu);
+    while (ra->tail == ra->head) pthread_cond_wait(&ra->cv, &ra->mu);
+    unsigned i = ra->head % RA_SLOTS;
+    long got = ra->got[i];
+    pthread_mutex_unlock(&ra->mu);
+    if (got <= 0) { /* the thread's last slot: it has returned */
+        pthread_join(ra->th, NULL);
+        ra->running = 0;
+        return got;
+    }
+    size_t n = AZ_MIN(cap, (size_t)got - ra->off);
+    memcpy(buf, ra->slot[i] + ra->off, n);
+    ra->off += n;
+    if (ra->off == (size_t)got) {
+        ra->off = 0;
+        pthread_mutex_lock(&ra->mu);
+        ra->head++;
+        pthread_cond_broadcast(&ra->cv);
+        pthread_mutex_unlock(&ra->mu);
+    }
+    return (long)n;
+}
+
+static void ra_free(struct ingest_reader *r)
+{
+    struct readahead *ra = &r->ra;
+    ra_stop(r);
+    if (!ra->slot[0]) return;
+    for (size_t i = 0; i < RA_SLOTS; i++) free(ra->slot[i]);
+    pthread_mutex_destroy(&ra->mu);
+    pthread_cond_destroy(&ra->cv);
+}
+
+/* ---- records ---- */
+
 static void line_reset(struct ingest_reader *r)
 {
     r->pos = r->len = 0;
@@ -613,7 +741,9 @@ static void fill(struct ingest_reader *r)
         r->pos = 0;
     }
     r->lf_valid = 0;
-    long n = layer_read(r, r->nlayers - 1, r->buf + r->len, r->cap - r->len);
+    if (!r->ra.running && r->have_member && ra_wanted(r)) ra_start(r);
+    long n = r->ra.running ? ra_read(r, r->buf + r->len, r->cap - r->len)
+                           : layer_read(r, r->nlayers - 1, r->buf + r->len, r->cap - r->len);
     if (n <= 0) {
         r->eof = 1;
         if (n < 0) r->end_status = AZ_FAIL;
@@ -623,6 +753,7 @@ static void fill(struct ingest_reader *r)
     r->member_out += (uint64_t)n;
     r->st.bytes_out += (uint64_t)n;
     if (r->nlayers > 1 && r->member_out > bomb_cap(r)) {
+        ra_stop(r); /* before its layers are marked, and the cause set */
         bomb_cause(r);
         r->eof = 1;
         r->end_status = AZ_FAIL;
@@ -870,6 +1001,7 @@ static int live_container_below(const struct ingest_reader *r)
  * AZ_FATAL (the input cannot go on, error set). */
 static enum az_status advance(struct ingest_reader *r)
 {
+    ra_stop(r);
     r->have_member = 0;
     while (r->nlayers > 0) {
         struct layer *L = &r->layers[r->nlayers - 1];
@@ -1010,6 +1142,7 @@ const struct ingest_stats *ingest_reader_stats(const struct ingest_reader *r)
 void ingest_reader_free(struct ingest_reader *r)
 {
     if (!r) return;
+    ra_free(r);
     while (r->nlayers > 0) pop_layer(r);
     free(r->layers);
     free(r->buf);
