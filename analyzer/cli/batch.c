@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -460,12 +461,6 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static unsigned online_cores(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1;
-}
-
 static void show_progress(FILE *err, size_t done, size_t total, double elapsed_ms, int final)
 {
     double rate = elapsed_ms > 0 ? (double)done * 1000.0 / elapsed_ms : 0;
@@ -590,7 +585,7 @@ int batch_run(const struct batch_options *o, FILE *out, FILE *err)
     atomic_init(&p.next, 0);
     atomic_init(&p.done, 0);
 
-    unsigned jobs = o->jobs ? o->jobs : online_cores();
+    unsigned jobs = cli_jobs(o->jobs, UINT_MAX);
     if (jobs > nruns) jobs = nruns ? (unsigned)nruns : 1;
     pthread_t *threads = az_xcalloc(jobs, sizeof *threads);
     double t0 = now_ms();

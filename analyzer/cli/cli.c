@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "common/az.h"
@@ -119,6 +120,8 @@ static const char help_scan[] =
     "      --max-line SIZE     cut records longer than SIZE bytes (default 64K)\n"
     "      --max-expand SIZE   decompressed bytes always allowed per member (default 1G)\n"
     "      --expand-ratio N    and N times the compressed size beyond it (default 64)\n"
+    "  -j, --jobs N            threads that match records (default: online cores, at most\n"
+    "                          8); the report is the same for any N\n"
     "  -v, --verbose           all evidence and the whole timeline\n"
     "  -q, --quiet             no warnings on standard error\n"
     "\n";
@@ -371,7 +374,6 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
 /* Options that only mean something to batch. */
 static const char *batch_only_option(const struct cli_options *o)
 {
-    if (o->jobs) return "--jobs";
     if (o->nul_separated) return "--null";
     if (o->files_from) return "--files-from";
     if (o->run_depth >= 0) return "--run-depth";
@@ -499,6 +501,14 @@ void cli_options_free(struct cli_options *o)
 }
 
 /* ---- decisions ---- */
+
+unsigned cli_jobs(unsigned jobs, unsigned max_default)
+{
+    if (jobs) return jobs;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    return n > (long)max_default ? max_default : (unsigned)n;
+}
 
 int cli_use_color(enum cli_color c, int is_tty, const char *no_color_env)
 {

@@ -53,16 +53,16 @@ struct cli_options {
     int quiet;                   /* -q/--quiet */
     int check;                   /* patterns --check */
     int stage_ingest;            /* --stage=ingest (hidden, benchmarks) */
-    unsigned jobs;               /* batch -j/--jobs N, 0 = online cores */
-    const char *files_from;      /* batch --files-from FILE ("-" = stdin) */
-    int nul_separated;           /* batch -0/--null */
-    int run_depth;               /* batch --run-depth N, -1 = automatic */
-    const char *cache;           /* batch --cache FILE */
-    int summary;                 /* batch --summary */
-    int summary_only;            /* batch --summary-only */
-    int batch_csv;               /* batch -f/--format csv (default ndjson) */
-    const char **args;           /* operands: PATH..., ID, DIR (array owned, strings borrowed) */
-    size_t nargs;                /* number of operands */
+    unsigned jobs;          /* -j/--jobs N: batch workers or scan matching threads, 0 = default */
+    const char *files_from; /* batch --files-from FILE ("-" = stdin) */
+    int nul_separated;      /* batch -0/--null */
+    int run_depth;          /* batch --run-depth N, -1 = automatic */
+    const char *cache;      /* batch --cache FILE */
+    int summary;            /* batch --summary */
+    int summary_only;       /* batch --summary-only */
+    int batch_csv;          /* batch -f/--format csv (default ndjson) */
+    const char **args;      /* operands: PATH..., ID, DIR (array owned, strings borrowed) */
+    size_t nargs;           /* number of operands */
 };
 
 /**
@@ -94,6 +94,8 @@ int cli_redact_for(const struct cli_options *o, enum report_format f);
 char *cli_output_path(const char *output, enum report_format f, size_t nformats);
 /* The exit code of a finished scan. */
 int cli_scan_exit_code(int named_path_failed, int has_verdict, int write_failed);
+/* Threads for -j N: N itself, else online cores capped at max_default (at least 1). */
+unsigned cli_jobs(unsigned jobs, unsigned max_default);
 /**
  * cli_pack_dir() : the pattern pack directory: --patterns, else $GOTCHA_PATTERNS (env_patterns,
  * when not empty), else "patterns" beside the executable exe_path when that is a directory, else

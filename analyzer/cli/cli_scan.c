@@ -112,6 +112,7 @@ int cli_cmd_scan(const struct cli_options *o, FILE *out, FILE *err)
     corr_config_default(&cfg, pack);
     apply_scan_options(o, &cfg.ingest);
     if (o->threshold >= 0) cfg.threshold = o->threshold;
+    cfg.threads = cli_jobs(o->jobs, 8);
 
     struct corr_result *res = NULL;
     int rc = CLI_EXIT_ERROR;

@@ -14,7 +14,8 @@
  *  - Deterministic: the same inputs give the same result, whatever their order on the command
  *    line and whatever thread runs it. Lists are sorted with total orders.
  *  - Thread use: corr_analyze() may run concurrently in many threads sharing one pack, each with
- *    its own scanner.
+ *    its own scanner. With cfg->threads > 1 it starts threads - 1 workers of its own that match
+ *    records ahead of the correlator (correlate/pipe.c), and joins them before it returns.
  *  - Memory is bounded per run: evidence per signature, series points and timeline events are
  *    capped (the caps are counted, never silently grown).
  */
@@ -33,6 +34,8 @@ struct corr_config {
     struct ingest_options ingest;
     double threshold;        /* minimum confidence for a verdict (default 0.35) */
     uint64_t run_expand_cap; /* decompressed bytes per run, 0 = no cap beyond per member */
+    unsigned threads;        /* matching threads per scan, this one included (default 1); the
+                                result is the same for any number */
 };
 
 void corr_config_default(struct corr_config *c, const struct match_pack *pack);

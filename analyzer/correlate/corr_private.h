@@ -329,10 +329,65 @@ int corr_rec_is_error(const struct corr_rec *r);
 /* ---- score.c ---- */
 void corr_score(struct corr_state *st, struct corr_result *r);
 
+/* ---- scan.c: what a record says on its own ---- */
+/* A record's time, boot marker and lane: they depend on nothing before it, so pipe workers
+ * compute them ahead. */
+struct corr_stamp {
+    struct az_time t; /* kind NONE when the record has no time of its own */
+    size_t tend;      /* where the time ended (tok_parse_time()) */
+    int boot_marker;  /* "-- Boot ...", "-- Reboot --", a kernel "Linux version" line */
+    int may_name;     /* the record has a shape that can name a host: its lane was parsed */
+    size_t lane_len;  /* tok_parse_lane()'s length, 0 when it found none */
+};
+/* Stamp record p / len of a member of this kind; lane gets the parsed lane (CORR_LANE_MAX). */
+void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct corr_stamp *s,
+                       char *lane);
+
+/* ---- pipe.c: matching ahead on worker threads ---- */
+struct corr_batch_rec {
+    size_t off; /* into corr_batch.text */
+    size_t len;
+    uint64_t lineno;
+    int cut;
+    struct corr_stamp stamp; /* filled by the worker */
+    size_t lane_off;         /* the stamp's lane: lanes[lane_off .. + stamp.lane_len] */
+};
+
+/* Records of one member, copied, and what the workers prepared for them. */
+struct corr_batch {
+    char *text;
+    size_t len, cap;
+    struct corr_batch_rec *recs;
+    size_t nrecs;
+    enum tok_kind kind;
+    struct match_batch *mb;
+    char *lanes; /* the records' parsed lanes, back to back */
+    size_t nlanes, cap_lanes;
+};
+
+struct corr_pipe;
+/* workers threads, each with its own scanner; NULL when workers is 0 or none could start. */
+struct corr_pipe *corr_pipe_new(const struct match_pack *pack, unsigned workers, size_t max_line);
+void corr_pipe_free(struct corr_pipe *pp);
+/*
+ * The scan thread's cycle: while corr_pipe_free_slots(), fill corr_pipe_next() with
+ * corr_batch_add() and corr_pipe_submit() it; then corr_pipe_oldest() waits for the oldest
+ * batch in flight, which is replayed and given back with corr_pipe_release(). Batches are
+ * replayed in the order they were submitted, across members.
+ */
+size_t corr_pipe_free_slots(const struct corr_pipe *pp);
+size_t corr_pipe_in_flight(const struct corr_pipe *pp);
+struct corr_batch *corr_pipe_next(struct corr_pipe *pp); /* emptied */
+/* Copy a record in; 0 when the batch is full and must be submitted. */
+int corr_batch_add(struct corr_batch *b, const struct ingest_line *line);
+void corr_pipe_submit(struct corr_pipe *pp);
+struct corr_batch *corr_pipe_oldest(struct corr_pipe *pp);
+void corr_pipe_release(struct corr_pipe *pp);
+
 /* ---- scan.c ---- */
-/* Scan one walked input (all its members) into st; batch reuses it. */
-void corr_scan_input(struct corr_state *st, struct match_scanner *scanner, const char *path,
-                     const char *display, const struct ingest_options *opts);
+/* Scan one walked input (all its members) into st; pp (may be NULL) matches ahead. */
+void corr_scan_input(struct corr_state *st, struct match_scanner *scanner, struct corr_pipe *pp,
+                     const char *path, const char *display, const struct ingest_options *opts);
 /* Build the result from a scanned state (consumes nothing; st is freed by the caller). */
 struct corr_result *corr_state_finish(struct corr_state *st);
 

@@ -11,6 +11,7 @@ void corr_config_default(struct corr_config *c, const struct match_pack *pack)
     ingest_options_default(&c->ingest);
     c->threshold = 0.35;
     c->run_expand_cap = 0;
+    c->threads = 1;
 }
 
 /* Everything the hit callback needs about the current record. Level and lane are parsed at the
@@ -253,23 +254,44 @@ static void finish_member_last(struct corr_file *f)
         f->lastrec_level >= 0 ? f->lastrec_level : (int)tok_parse_level(f->lastrec, f->lastrec_len);
 }
 
+void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct corr_stamp *s,
+                       char *lane)
+{
+    s->tend = 0;
+    s->t = tok_parse_time(kind, p, len, &s->tend);
+    if (s->t.kind == AZ_TIME_NONE && is_smi_kind(kind)) {
+        /* nvidia-smi's table header and -q "Timestamp : Sat Nov 29 10:12:55 2026". */
+        const char *colon = memchr(p, ':', AZ_MIN(len, (size_t)60));
+        if (az_memcasemem(p, AZ_MIN(len, (size_t)40), "Timestamp", 9) && colon)
+            s->t = corr_parse_ctime(colon + 1, len - (size_t)(colon + 1 - p));
+        else
+            s->t = corr_parse_ctime(p, len);
+    }
+    s->boot_marker = is_boot_marker(kind, p, len);
+    s->may_name = may_name_host(p, len, s->tend, s->tend > 0);
+    s->lane_len = s->may_name ? tok_parse_lane(kind, p, len, lane, CORR_LANE_MAX) : 0;
+}
+
+/* One record into st. A pipe worker may have stamped it (stamp and its lane text) and prepared
+ * its matching (record mi of mb); what it did not, happens here. */
 static void feed_record(struct corr_state *st, struct match_scanner *scanner, size_t fi,
-                        const struct ingest_line *line)
+                        const struct ingest_line *line, const struct corr_stamp *stamp,
+                        const char *stamp_lane, const struct match_batch *mb, size_t mi)
 {
     struct corr_file *f = &st->files[fi];
     const char *p = line->text;
     size_t len = line->len;
     uint64_t seq = f->records++;
-    size_t tend = 0;
-    struct az_time t = tok_parse_time(f->kind, p, len, &tend);
-    if (t.kind == AZ_TIME_NONE && is_smi_kind(f->kind)) {
-        /* nvidia-smi's table header and -q "Timestamp : Sat Nov 29 10:12:55 2026". */
-        const char *colon = memchr(p, ':', AZ_MIN(len, (size_t)60));
-        if (az_memcasemem(p, AZ_MIN(len, (size_t)40), "Timestamp", 9) && colon)
-            t = corr_parse_ctime(colon + 1, len - (size_t)(colon + 1 - p));
-        else
-            t = corr_parse_ctime(p, len);
+    struct feed_ctx c;
+    struct corr_stamp local;
+    if (!stamp) {
+        corr_stamp_record(f->kind, p, len, &local, c.lane);
+        stamp = &local;
+    } else if (stamp->lane_len) {
+        memcpy(c.lane, stamp_lane, stamp->lane_len);
+        c.lane[stamp->lane_len] = '\0';
     }
+    struct az_time t = stamp->t;
     int own = t.kind != AZ_TIME_NONE;
     if (own) {
         clock_update(f, t);
@@ -277,13 +299,12 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
     } else {
         t = f->last_time;
     }
-    if (is_boot_marker(f->kind, p, len)) {
+    if (stamp->boot_marker) {
         f->boot_markers++;
         if (own && t.kind != AZ_TIME_BOOT && f->nboot_abs < CORR_BOOT_SEGS)
             f->boot_abs[f->nboot_abs++] = t;
     }
 
-    struct feed_ctx c;
     c.st = st;
     c.file = fi;
     c.p = p;
@@ -298,10 +319,9 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
     c.proto.inherited = !own;
     c.proto.boot_seg = t.kind == AZ_TIME_BOOT ? f->boot_seg : 0;
     c.proto.lane = f->lane;
-    if (may_name_host(p, len, tend, tend > 0)) {
-        size_t ln = tok_parse_lane(f->kind, p, len, c.lane, sizeof c.lane);
-        if (ln)
-            lane_host(st, c.lane, ln);
+    if (stamp->may_name) {
+        if (stamp->lane_len)
+            lane_host(st, c.lane, stamp->lane_len);
         else
             memcpy(c.lane, f->lane, sizeof c.lane);
         c.proto.lane = c.lane;
@@ -311,7 +331,10 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
     corr_series_record(st, fi, p, len, line->lineno, t, own);
     if ((seq & 4095) == 4095) sampling_refresh(st);
 
-    match_scanner_scan_sampled(scanner, f->kind, p, len, &st->sampling, on_hit, &c);
+    if (mb)
+        match_scanner_replay(scanner, mb, mi, p, len, &st->sampling, on_hit, &c);
+    else
+        match_scanner_scan_sampled(scanner, f->kind, p, len, &st->sampling, on_hit, &c);
 
     f = &st->files[fi]; /* the callbacks never grow files, but stay safe */
     if (!f->first_line) {
@@ -350,8 +373,77 @@ static void member_failed(struct corr_state *st, const char *err, const char *di
     free(path);
 }
 
-void corr_scan_input(struct corr_state *st, struct match_scanner *scanner, const char *path,
-                     const char *display, const struct ingest_options *opts)
+/* What reading a member's records came to. */
+struct member_tally {
+    uint64_t cut, bytes;
+    enum az_status end; /* the reader's last status: AZ_EOF, or AZ_FAIL when the member broke */
+    int capped;         /* the run's decompressed-bytes cap stopped it */
+};
+
+/* Count one record against the run's cap; 1 when the member must stop after it. */
+static int tally_record(struct corr_state *st, struct member_tally *t, const struct ingest_line *l,
+                        const char *display)
+{
+    if (l->cut) t->cut++;
+    t->bytes += l->len + 1;
+    uint64_t cap = st->cfg->run_expand_cap;
+    if (cap && st->bytes + t->bytes > cap) {
+        st->expand_capped = 1;
+        corr_warn(st, "%s: run decompressed-bytes cap reached, rest not read", display);
+        t->capped = 1;
+    }
+    return t->capped;
+}
+
+static void feed_member(struct corr_state *st, struct match_scanner *scanner,
+                        struct ingest_reader *r, size_t fi, const char *display,
+                        struct member_tally *t)
+{
+    struct ingest_line line;
+    while ((t->end = ingest_reader_next_line(r, &line)) == AZ_OK || t->end == AZ_WARN) {
+        feed_record(st, scanner, fi, &line, NULL, NULL, NULL, 0);
+        if (tally_record(st, t, &line, display)) return;
+    }
+}
+
+/* feed_member() with the records stamped and matched ahead by pp's workers, batch by batch, in
+ * order. Every batch of the member is replayed before it returns. */
+static void feed_member_piped(struct corr_state *st, struct match_scanner *scanner,
+                              struct corr_pipe *pp, struct ingest_reader *r, size_t fi,
+                              const char *display, struct member_tally *t)
+{
+    int ended = 0;
+    enum tok_kind kind = st->files[fi].kind;
+    for (;;) {
+        while (!ended && corr_pipe_free_slots(pp)) {
+            struct corr_batch *b = corr_pipe_next(pp);
+            b->kind = kind;
+            struct ingest_line line;
+            for (;;) {
+                t->end = ingest_reader_next_line(r, &line);
+                if (t->end != AZ_OK && t->end != AZ_WARN) {
+                    ended = 1;
+                    break;
+                }
+                if (!corr_batch_add(b, &line)) break;
+            }
+            corr_pipe_submit(pp);
+        }
+        if (!corr_pipe_in_flight(pp)) return;
+        struct corr_batch *b = corr_pipe_oldest(pp);
+        for (size_t i = 0; i < b->nrecs && !t->capped; i++) {
+            const struct corr_batch_rec *rec = &b->recs[i];
+            struct ingest_line line = {b->text + rec->off, rec->len, rec->lineno, rec->cut};
+            feed_record(st, scanner, fi, &line, &rec->stamp, b->lanes + rec->lane_off, b->mb, i);
+            tally_record(st, t, &line, display);
+        }
+        corr_pipe_release(pp);
+        if (t->capped) ended = 1; /* replay what is in flight, read no more */
+    }
+}
+
+void corr_scan_input(struct corr_state *st, struct match_scanner *scanner, struct corr_pipe *pp,
+                     const char *path, const char *display, const struct ingest_options *opts)
 {
     struct ingest_reader *r = NULL;
     if (ingest_reader_open(&r, path, display, opts) != AZ_OK) {
@@ -378,22 +470,16 @@ void corr_scan_input(struct corr_state *st, struct match_scanner *scanner, const
         enum tok_kind kind = tok_classify(m.name, m.head, m.head_len);
         size_t fi = corr_file_begin(st, &m, kind);
         uint64_t bytes0 = ingest_reader_stats(r)->bytes_out;
-        uint64_t cut = 0, mbytes = 0;
-        struct ingest_line line;
-        enum az_status sl;
-        while ((sl = ingest_reader_next_line(r, &line)) == AZ_OK || sl == AZ_WARN) {
-            if (line.cut) cut++;
-            mbytes += line.len + 1;
-            feed_record(st, scanner, fi, &line);
-            if (cap && st->bytes + mbytes > cap) {
-                st->expand_capped = 1;
-                corr_warn(st, "%s: run decompressed-bytes cap reached, rest not read", m.display);
-                break;
-            }
-        }
+        struct member_tally t = {0, 0, AZ_EOF, 0};
+        /* a capped run stops at a record, and the bytes read ahead would show: no pipe then */
+        if (pp && !cap)
+            feed_member_piped(st, scanner, pp, r, fi, m.display, &t);
+        else
+            feed_member(st, scanner, r, fi, m.display, &t);
+        uint64_t cut = t.cut, mbytes = t.bytes;
         struct corr_file *f = &st->files[fi];
         finish_member_last(f);
-        if (sl == AZ_FAIL) {
+        if (t.end == AZ_FAIL) {
             f->broken = 1;
             corr_warn(st, "%s", ingest_reader_error(r));
         }
@@ -432,6 +518,9 @@ enum az_status corr_analyze(const struct corr_config *cfg, struct match_scanner 
                             const char *const *paths, size_t npaths, struct corr_result **out)
 {
     struct corr_state *st = corr_state_new(cfg);
+    struct corr_pipe *pp = cfg->threads > 1 && !cfg->run_expand_cap
+                               ? corr_pipe_new(cfg->pack, cfg->threads - 1, cfg->ingest.max_line)
+                               : NULL;
     struct ingest_walk *w = NULL;
     if (ingest_walk_paths(paths, npaths, &w) != AZ_OK) st->named_path_failed = 1;
     if (w) {
@@ -456,11 +545,12 @@ enum az_status corr_analyze(const struct corr_config *cfg, struct match_scanner 
             if (i && !strcmp(ord[i].e->display, ord[i - 1].e->display) &&
                 !strcmp(ord[i].e->path, ord[i - 1].e->path))
                 continue; /* the same file named twice */
-            corr_scan_input(st, scanner, ord[i].e->path, ord[i].e->display, &cfg->ingest);
+            corr_scan_input(st, scanner, pp, ord[i].e->path, ord[i].e->display, &cfg->ingest);
         }
         free(ord);
         ingest_walk_free(w);
     }
+    corr_pipe_free(pp);
     struct az_buf lim = AZ_BUF_INIT;
     if (match_scanner_limit_hits(scanner, &lim) && lim.len) {
         const char *s = lim.data;

@@ -177,6 +177,32 @@ size_t match_scanner_scan_sampled(struct match_scanner *s, enum tok_kind kind, c
                                   size_t len, struct match_sampling *smp, match_hit_fn fn,
                                   void *ctx);
 
+/*
+ * Matching ahead on other threads. match_scanner_prepare() does a record's share that does not
+ * depend on what came before it: the literal pass and the regexes of every signature outside the
+ * series family (series are the only ones a caller samples). It appends to a batch, which the
+ * thread that owns the sampling state then replays in record order: match_scanner_replay() makes
+ * the same calls, in the same order, with the same hits, as match_scanner_scan_sampled() on that
+ * record would, running only the series regexes its sampling keeps. Each thread has its own
+ * scanner; a batch is filled by one thread, then read by another after a handover that orders
+ * memory (a mutex).
+ */
+struct match_batch;
+
+struct match_batch *match_batch_new(void);
+/* Empty the batch for new records; its memory is kept. */
+void match_batch_reset(struct match_batch *b);
+void match_batch_free(struct match_batch *b);
+
+/* Append record (kind, p, len) to b as its next record (numbered from 0 since the reset). */
+void match_scanner_prepare(struct match_scanner *s, enum tok_kind kind, const char *p, size_t len,
+                           struct match_batch *b);
+
+/* match_scanner_scan_sampled() of record i of b, whose text p / len is the prepared one. */
+size_t match_scanner_replay(struct match_scanner *s, const struct match_batch *b, size_t i,
+                            const char *p, size_t len, struct match_sampling *smp, match_hit_fn fn,
+                            void *ctx);
+
 /* Signatures that hit a PCRE2 match/depth limit so far; their ids in err (one per line). */
 size_t match_scanner_limit_hits(const struct match_scanner *s, struct az_buf *err);
 

@@ -220,9 +220,9 @@ size_t match_scanner_scan(struct match_scanner *s, enum tok_kind kind, const cha
     return match_scanner_scan_sampled(s, kind, p, len, NULL, fn, ctx);
 }
 
-size_t match_scanner_scan_sampled(struct match_scanner *s, enum tok_kind kind, const char *p,
-                                  size_t len, struct match_sampling *smp, match_hit_fn fn,
-                                  void *ctx)
+/* The candidates of one record, in pack order, into s->cand[0 .. s->ncand). */
+static void collect_candidates(struct match_scanner *s, enum tok_kind kind, const char *p,
+                               size_t len)
 {
     const struct match_pack *pk = s->p;
     if (AZ_UNLIKELY(++s->gen == 0)) { /* wrapped: old stamps could collide */
@@ -234,8 +234,6 @@ size_t match_scanner_scan_sampled(struct match_scanner *s, enum tok_kind kind, c
     s->kind_mask = 1u << kind;
     match_searcher_run_once(&pk->search, (const uint8_t *)p, len, s->lit_stamp, s->gen,
                             mark_literal, s);
-    if (AZ_LIKELY(s->ncand == 0)) return 0;
-
     /* pack order: few candidates, insertion sort */
     for (size_t i = 1; i < s->ncand; i++) {
         uint32_t v = s->cand[i];
@@ -243,29 +241,135 @@ size_t match_scanner_scan_sampled(struct match_scanner *s, enum tok_kind kind, c
         for (; j > 0 && s->cand[j - 1] > v; j--) s->cand[j] = s->cand[j - 1];
         s->cand[j] = v;
     }
+}
+
+/* 1 when sampling skips signature k's regex on this candidate (counted either way). */
+static int sampled_out(struct match_sampling *smp, uint32_t k)
+{
+    if (!smp) return 0;
+    uint64_t c = smp->seen[k]++;
+    uint32_t every = smp->every[k];
+    return every > 1 && (sample_hash(c) & (every - 1)) != 0;
+}
+
+/* A regex result rc with its ovector: a hit (counted, facts filled, fn called), a miss, or a
+ * limit hit (counted, never a match). @return 1 for a hit. */
+static int deliver(struct match_scanner *s, uint32_t k, int rc, const PCRE2_SIZE *ov, const char *p,
+                   match_hit_fn fn, void *ctx)
+{
+    if (rc == PCRE2_ERROR_NOMATCH) return 0;
+    if (rc < 0) {
+        /* match/depth/JIT-stack limit (or a PCRE2 error): counted, never a match */
+        s->limit_hits[k]++;
+        return 0;
+    }
+    if (!fn) return 1;
+    const struct match_sig_priv *sig = s->p->sigs[k];
+    for (size_t f = 0; f < sig->pub.nfacts; f++)
+        fill_fact(&s->facts[f], &sig->facts[f], p, ov, sig->fact_group[f], (uint32_t)rc);
+    struct match_hit hit = {&sig->pub, ov[0], ov[1] - ov[0], sig->pub.nfacts, s->facts};
+    fn(ctx, &hit);
+    return 1;
+}
+
+size_t match_scanner_scan_sampled(struct match_scanner *s, enum tok_kind kind, const char *p,
+                                  size_t len, struct match_sampling *smp, match_hit_fn fn,
+                                  void *ctx)
+{
+    collect_candidates(s, kind, p, len);
     size_t nhit = 0;
     for (size_t i = 0; i < s->ncand; i++) {
-        const struct match_sig_priv *sig = pk->sigs[s->cand[i]];
-        if (smp) {
-            uint64_t c = smp->seen[s->cand[i]]++;
-            uint32_t every = smp->every[s->cand[i]];
-            if (every > 1 && (sample_hash(c) & (every - 1)) != 0) continue;
+        uint32_t k = s->cand[i];
+        if (sampled_out(smp, k)) continue;
+        int rc = run_regex(s->p->sigs[k], p, len, s->md, s->mctx);
+        nhit += (size_t)deliver(s, k, rc, pcre2_get_ovector_pointer(s->md), p, fn, ctx);
+    }
+    return nhit;
+}
+
+/* ---- matching ahead ---- */
+
+#define RC_DEFERRED INT32_MIN /* a series signature: its regex runs at replay, if sampled in */
+
+struct batch_cand {
+    uint32_t sig;
+    int32_t rc;  /* run_regex()'s result, or RC_DEFERRED */
+    uint32_t ov; /* a hit's 2 * rc ovector entries start at ov[this] */
+};
+
+struct match_batch {
+    uint32_t *first; /* per record: its candidates are cands[first[i] .. first[i + 1]) */
+    size_t nrecs, cap_first;
+    struct batch_cand *cands;
+    size_t ncands, cap_cands;
+    PCRE2_SIZE *ov;
+    size_t nov, cap_ov;
+};
+
+struct match_batch *match_batch_new(void)
+{
+    struct match_batch *b = az_xcalloc(1, sizeof(*b));
+    match_batch_reset(b);
+    return b;
+}
+
+void match_batch_reset(struct match_batch *b)
+{
+    b->nrecs = b->ncands = b->nov = 0;
+    az_grow((void **)&b->first, &b->cap_first, 1, sizeof(*b->first));
+    b->first[0] = 0;
+}
+
+void match_batch_free(struct match_batch *b)
+{
+    if (!b) return;
+    free(b->first);
+    free(b->cands);
+    free(b->ov);
+    free(b);
+}
+
+void match_scanner_prepare(struct match_scanner *s, enum tok_kind kind, const char *p, size_t len,
+                           struct match_batch *b)
+{
+    collect_candidates(s, kind, p, len);
+    az_grow((void **)&b->cands, &b->cap_cands, b->ncands + s->ncand, sizeof(*b->cands));
+    for (size_t i = 0; i < s->ncand; i++) {
+        uint32_t k = s->cand[i];
+        const struct match_sig_priv *sig = s->p->sigs[k];
+        struct batch_cand *c = &b->cands[b->ncands++];
+        c->sig = k;
+        c->rc = RC_DEFERRED;
+        c->ov = 0;
+        const struct match_entry *e = sig->pub.entry;
+        if (e && e->family == MATCH_FAMILY_SERIES) continue;
+        c->rc = run_regex(sig, p, len, s->md, s->mctx);
+        if (c->rc <= 0) continue;
+        size_t n = 2 * (size_t)c->rc;
+        az_grow((void **)&b->ov, &b->cap_ov, b->nov + n, sizeof(*b->ov));
+        memcpy(b->ov + b->nov, pcre2_get_ovector_pointer(s->md), n * sizeof(*b->ov));
+        c->ov = (uint32_t)b->nov;
+        b->nov += n;
+    }
+    az_grow((void **)&b->first, &b->cap_first, b->nrecs + 2, sizeof(*b->first));
+    b->first[++b->nrecs] = (uint32_t)b->ncands;
+}
+
+size_t match_scanner_replay(struct match_scanner *s, const struct match_batch *b, size_t i,
+                            const char *p, size_t len, struct match_sampling *smp, match_hit_fn fn,
+                            void *ctx)
+{
+    size_t nhit = 0;
+    for (uint32_t j = b->first[i]; j < b->first[i + 1]; j++) {
+        const struct batch_cand *c = &b->cands[j];
+        if (sampled_out(smp, c->sig)) continue;
+        int rc = c->rc;
+        const PCRE2_SIZE *ov = b->ov + c->ov;
+        if (rc == RC_DEFERRED) {
+            rc = run_regex(s->p->sigs[c->sig], p, len, s->md, s->mctx);
+            ov = pcre2_get_ovector_pointer(s->md);
         }
-        int rc = run_regex(sig, p, len, s->md, s->mctx);
-        if (rc == PCRE2_ERROR_NOMATCH) continue;
-        if (rc < 0) {
-            /* match/depth/JIT-stack limit (or a PCRE2 error): counted, never a match */
-            s->limit_hits[s->cand[i]]++;
-            continue;
-        }
-        nhit++;
-        if (!fn) continue;
-        const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md);
-        uint32_t ngroups = (uint32_t)rc;
-        for (size_t f = 0; f < sig->pub.nfacts; f++)
-            fill_fact(&s->facts[f], &sig->facts[f], p, ov, sig->fact_group[f], ngroups);
-        struct match_hit hit = {&sig->pub, ov[0], ov[1] - ov[0], sig->pub.nfacts, s->facts};
-        fn(ctx, &hit);
+        nhit += (size_t)deliver(s, c->sig, rc, ov, p, fn, ctx);
     }
     return nhit;
 }

@@ -553,6 +553,109 @@ Test(match, prefilter_agrees_with_brute_force)
     az_buf_free(&err);
 }
 
+/* ---- (4b) matching ahead: prepare on one scanner, replay on another ---- */
+
+/* Every hit as text: id, span and each fact's value, one line per hit. */
+static void log_hit(void *ctx, const struct match_hit *h)
+{
+    struct az_buf *b = ctx;
+    az_buf_printf(b, "%s@%zu+%zu", h->sig->id, h->off, h->len);
+    for (size_t f = 0; f < h->nfacts; f++) {
+        if (!h->facts[f].val) continue;
+        az_buf_printf(b, " %s=%.*s", h->facts[f].def->name, (int)h->facts[f].len, h->facts[f].val);
+    }
+    az_buf_putc(b, '\n');
+}
+
+Test(match, prepared_replay_is_scan_sampled)
+{
+    struct match_pack *p = load_shipped();
+    size_t nsigs = match_pack_sig_count(p);
+    /* every example line of the pack, three times over so the sampling counts move on */
+    const char **lines = NULL;
+    size_t nlines = 0, cap = 0;
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < nsigs; i++)
+            for (int want = 0; want < 2; want++) {
+                size_t n;
+                const char *const *ex = match_sig_examples(match_pack_sig(p, i), want, &n);
+                for (size_t e = 0; e < n; e++) {
+                    az_grow((void **)&lines, &cap, nlines + 1, sizeof(*lines));
+                    lines[nlines++] = ex[e];
+                }
+            }
+    cr_assert_gt(nlines, 1000u);
+    /* sampling on every signature (series or not): 0, 1, 2 or 4, fixed per signature */
+    uint32_t *every = calloc(nsigs, sizeof(*every));
+    uint64_t *seen_a = calloc(nsigs, sizeof(*seen_a)), *seen_b = calloc(nsigs, sizeof(*seen_b));
+    for (size_t i = 0; i < nsigs; i++) every[i] = (uint32_t[]){0, 1, 2, 4}[(i * 7) % 4];
+    struct match_sampling sa = {seen_a, every}, sb = {seen_b, every};
+
+    struct match_scanner *direct = match_scanner_new(p), *ahead = match_scanner_new(p),
+                         *replay = match_scanner_new(p);
+    struct match_batch *mb = match_batch_new();
+    struct az_buf want = AZ_BUF_INIT, got = AZ_BUF_INIT;
+    size_t nwant = 0, ngot = 0;
+    const size_t per_batch = 37; /* batches are reset and refilled many times */
+    for (size_t first = 0; first < nlines; first += per_batch) {
+        size_t end = first + per_batch < nlines ? first + per_batch : nlines;
+        match_batch_reset(mb);
+        for (size_t i = first; i < end; i++)
+            match_scanner_prepare(ahead, TOK_KIND_TRAIN, lines[i], strlen(lines[i]), mb);
+        for (size_t i = first; i < end; i++) {
+            size_t len = strlen(lines[i]);
+            az_buf_printf(&want, "# %zu\n", i);
+            az_buf_printf(&got, "# %zu\n", i);
+            nwant += match_scanner_scan_sampled(direct, TOK_KIND_TRAIN, lines[i], len, &sa, log_hit,
+                                                &want);
+            ngot += match_scanner_replay(replay, mb, i - first, lines[i], len, &sb, log_hit, &got);
+        }
+    }
+    cr_assert_gt(nwant, 500u, "the examples hit too rarely to test anything");
+    cr_assert_eq(ngot, nwant);
+    cr_assert_str_eq(got.data, want.data);
+    cr_assert_eq(memcmp(seen_a, seen_b, nsigs * sizeof(*seen_a)), 0, "sampling counts differ");
+
+    az_buf_free(&want);
+    az_buf_free(&got);
+    match_batch_free(mb);
+    match_scanner_free(direct);
+    match_scanner_free(ahead);
+    match_scanner_free(replay);
+    free(every);
+    free(seen_a);
+    free(seen_b);
+    free(lines);
+    match_pack_free(p);
+}
+
+/* A regex that hits the PCRE2 match limit while prepared counts on the replaying scanner, as it
+ * would on the scanning one. */
+Test(match, prepared_limit_hit_counts_at_replay)
+{
+    /* the catastrophic backtracking of the limits test below */
+    const char *sig = sig_json("G3.evil", "(a+)+$", " \"literals\": [\"aaa\"],", "aaa", "b");
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(sig)), &p, &err), AZ_OK, "%s", err.data);
+    const char *line = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab";
+    struct match_scanner *ahead = match_scanner_new(p), *replay = match_scanner_new(p),
+                         *direct = match_scanner_new(p);
+    struct match_batch *mb = match_batch_new();
+    match_scanner_prepare(ahead, TOK_KIND_TRAIN, line, strlen(line), mb);
+    cr_assert_eq(match_scanner_replay(replay, mb, 0, line, strlen(line), NULL, NULL, NULL), 0u);
+    cr_assert_eq(match_scanner_scan(direct, TOK_KIND_TRAIN, line, strlen(line), NULL, NULL), 0u);
+    cr_assert_eq(match_scanner_limit_hits(direct, NULL), 1u, "the fixture must hit the limit");
+    cr_assert_eq(match_scanner_limit_hits(replay, NULL), 1u);
+    cr_assert_eq(match_scanner_limit_hits(ahead, NULL), 0u, "counted once, where replayed");
+    match_batch_free(mb);
+    match_scanner_free(ahead);
+    match_scanner_free(replay);
+    match_scanner_free(direct);
+    match_pack_free(p);
+    az_buf_free(&err);
+}
+
 /* ---- (5) kinds ---- */
 
 Test(match, kinds_filter_limits_signatures_to_their_sources)
