@@ -15,7 +15,7 @@
 #include "correlate/corr_private.h"
 
 #define PIPE_BATCH_TEXT ((size_t)256 * 1024) /* bytes of records per batch, before the last */
-#define PIPE_BATCH_RECS 8192                 /* records per batch */
+#define PIPE_BATCH_RECS 4096                 /* records per batch (~100 bytes each) */
 
 enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_DONE };
 
