@@ -631,14 +631,22 @@ Test(match, prepared_replay_is_scan_sampled)
 
 /* A regex that hits the PCRE2 match limit while prepared counts on the replaying scanner, as it
  * would on the scanning one. */
-Test(match, prepared_limit_hit_counts_at_replay)
+/* A pack whose one regex backtracks catastrophically on EVIL_LINE. */
+#define EVIL_LINE "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab"
+static struct match_pack *load_evil_pack(void)
 {
-    /* the catastrophic backtracking of the limits test below */
-    const char *sig = sig_json("G3.evil", "(a+)+$", " \"literals\": [\"aaa\"],", "aaa", "b");
+    const char *s = sig_json("G3.evil", "(a+)+$", " \"literals\": [\"aaa\"],", "aaa", "b");
     struct az_buf err = AZ_BUF_INIT;
     struct match_pack *p = NULL;
-    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(sig)), &p, &err), AZ_OK, "%s", err.data);
-    const char *line = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab";
+    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(s)), &p, &err), AZ_OK, "%s", err.data);
+    az_buf_free(&err);
+    return p;
+}
+
+Test(match, prepared_limit_hit_counts_at_replay)
+{
+    struct match_pack *p = load_evil_pack();
+    const char *line = EVIL_LINE;
     struct match_scanner *ahead = match_scanner_new(p), *replay = match_scanner_new(p),
                          *direct = match_scanner_new(p);
     struct match_batch *mb = match_batch_new();
@@ -653,7 +661,6 @@ Test(match, prepared_limit_hit_counts_at_replay)
     match_scanner_free(replay);
     match_scanner_free(direct);
     match_pack_free(p);
-    az_buf_free(&err);
 }
 
 /* ---- (5) kinds ---- */
@@ -766,12 +773,10 @@ Test(match, facts_number_and_borrowed_text)
 
 Test(match, pathological_regex_counts_a_limit_hit_quickly)
 {
-    const char *s = sig_json("G3.evil", "(a+)+$", " \"literals\": [\"aaa\"],", "aaa", "b");
+    struct match_pack *p = load_evil_pack();
     struct az_buf err = AZ_BUF_INIT;
-    struct match_pack *p = NULL;
-    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(s)), &p, &err), AZ_OK, "%s", err.data);
     struct match_scanner *sc = match_scanner_new(p);
-    const char *line = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab";
+    const char *line = EVIL_LINE;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     cr_expect_eq(match_scanner_scan(sc, TOK_KIND_TEXT, line, strlen(line), NULL, NULL), 0);
