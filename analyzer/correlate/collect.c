@@ -136,6 +136,13 @@ size_t corr_file_begin(struct corr_state *st, const struct ingest_member *m, enu
     memset(st->samp_seen, 0, (st->nsigs ? st->nsigs : 1) * sizeof *st->samp_seen);
     memset(st->samp_every, 0, (st->nsigs ? st->nsigs : 1) * sizeof *st->samp_every);
     memset(st->samp_hits, 0, (st->nsigs ? st->nsigs : 1) * sizeof *st->samp_hits);
+    /* a series signature whose hits would feed no series here (an epoch, a KV-cache figure, or
+     * nvidia-smi figures in an nvidia-smi file, read structurally) is not run at all */
+    for (size_t k = 0; k < st->nseries_sigs; k++) {
+        uint32_t i = st->series_sigs[k];
+        if (!corr_series_sig_feeds(st, i, corr_is_smi_kind(kind)))
+            st->samp_every[i] = MATCH_SAMPLE_NEVER;
+    }
     return st->nfiles++;
 }
 

@@ -272,6 +272,11 @@ void corr_series_record(struct corr_state *st, size_t file, const char *p, size_
                         uint64_t line, struct az_time t, int own_time);
 /* Index of a fact name in the series fact table (tokens_per_s, loss, ...), or -1. */
 int corr_series_fact_index(const char *fact);
+/* 1 when a hit of signature sig can feed a series in a member (smi_kind: an nvidia-smi file,
+ * whose power, temperature, clock and utilisation are read structurally instead). */
+int corr_series_sig_feeds(const struct corr_state *st, size_t sig, int smi_kind);
+/* 1 for the nvidia-smi kinds (table, -q, XML, CSV, dmon). */
+int corr_is_smi_kind(enum tok_kind k);
 /* Series facts of a hit (tokens_per_s, loss, power_w, ...), the facts already resolved:
  * fact_series[i] is corr_series_fact_index()
  * of the hit's fact i (the hit's signature's corr_sigfx.series); the hit stands for w raw records

@@ -27,7 +27,7 @@ struct feed_ctx {
     char lane[CORR_LANE_MAX];
 };
 
-static int is_smi_kind(enum tok_kind k)
+int corr_is_smi_kind(enum tok_kind k)
 {
     return k == TOK_KIND_SMI || k == TOK_KIND_SMI_Q || k == TOK_KIND_SMI_XML ||
            k == TOK_KIND_SMI_CSV || k == TOK_KIND_SMI_DMON;
@@ -111,6 +111,7 @@ static void sampling_refresh(struct corr_state *st)
 {
     for (size_t k = 0; k < st->nseries_sigs; k++) {
         uint32_t i = st->series_sigs[k];
+        if (st->samp_every[i] == MATCH_SAMPLE_NEVER) continue;
         if (st->samp_hits[i] || st->samp_seen[i] < 2 * (uint64_t)CORR_SAMPLE_MISS) continue;
         uint32_t every = 1;
         while (every < CORR_SAMPLE_MISS_MAX &&
@@ -259,7 +260,7 @@ void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct cor
 {
     s->tend = 0;
     s->t = tok_parse_time(kind, p, len, &s->tend);
-    if (s->t.kind == AZ_TIME_NONE && is_smi_kind(kind)) {
+    if (s->t.kind == AZ_TIME_NONE && corr_is_smi_kind(kind)) {
         /* nvidia-smi's table header and -q "Timestamp : Sat Nov 29 10:12:55 2026". */
         const char *colon = memchr(p, ':', AZ_MIN(len, (size_t)60));
         if (az_memcasemem(p, AZ_MIN(len, (size_t)40), "Timestamp", 9) && colon)
@@ -309,7 +310,7 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
     c.file = fi;
     c.p = p;
     c.len = len;
-    c.smi_kind = is_smi_kind(f->kind);
+    c.smi_kind = corr_is_smi_kind(f->kind);
     c.have_level = c.have_lane = 0;
     memset(&c.proto, 0, sizeof c.proto);
     c.proto.file = fi;

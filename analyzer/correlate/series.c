@@ -689,6 +689,16 @@ static const struct {
     {"gpu_util_pct", "utilization.gpu", "%", 0, 1},
 };
 
+int corr_series_sig_feeds(const struct corr_state *st, size_t sig, int smi_kind)
+{
+    const struct match_sig *s = match_pack_sig(st->pack, sig);
+    for (size_t i = 0; i < s->nfacts; i++) {
+        int k = st->sigfx[sig].series[i];
+        if (k >= 0 && !(series_facts[k].smi_only && smi_kind)) return 1;
+    }
+    return 0;
+}
+
 int corr_series_fact_index(const char *fact)
 {
     for (size_t k = 0; k < AZ_ARRAY_LEN(series_facts); k++)

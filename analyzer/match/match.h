@@ -164,9 +164,11 @@ size_t match_scanner_scan(struct match_scanner *s, enum tok_kind kind, const cha
  *  - every[i]: a power of two; run signature i's regex on one candidate in every[i]: those whose
  *    number (counting from 0) hashes to a multiple of every[i]. The hash spreads the choice, so
  *    records of two streams that alternate (two ranks in one log) are both sampled. 0 or 1 runs
- *    it on every candidate.
+ *    it on every candidate; MATCH_SAMPLE_NEVER on none (the caller has no use for its hits).
  * Deterministic: the same input and the same every[] give the same hits.
  */
+#define MATCH_SAMPLE_NEVER UINT32_MAX
+
 struct match_sampling {
     uint64_t *seen;
     const uint32_t *every;

@@ -249,6 +249,7 @@ static int sampled_out(struct match_sampling *smp, uint32_t k)
     if (!smp) return 0;
     uint64_t c = smp->seen[k]++;
     uint32_t every = smp->every[k];
+    if (every == MATCH_SAMPLE_NEVER) return 1;
     return every > 1 && (sample_hash(c) & (every - 1)) != 0;
 }
 

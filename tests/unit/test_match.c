@@ -585,10 +585,11 @@ Test(match, prepared_replay_is_scan_sampled)
                 }
             }
     cr_assert_gt(nlines, 1000u);
-    /* sampling on every signature (series or not): 0, 1, 2 or 4, fixed per signature */
+    /* sampling on every signature (series or not): 0, 1, 2, 4 or never, fixed per signature */
     uint32_t *every = calloc(nsigs, sizeof(*every));
     uint64_t *seen_a = calloc(nsigs, sizeof(*seen_a)), *seen_b = calloc(nsigs, sizeof(*seen_b));
-    for (size_t i = 0; i < nsigs; i++) every[i] = (uint32_t[]){0, 1, 2, 4}[(i * 7) % 4];
+    for (size_t i = 0; i < nsigs; i++)
+        every[i] = (uint32_t[]){0, 1, 2, 4, MATCH_SAMPLE_NEVER}[(i * 7) % 5];
     struct match_sampling sa = {seen_a, every}, sb = {seen_b, every};
 
     struct match_scanner *direct = match_scanner_new(p), *ahead = match_scanner_new(p),
@@ -631,6 +632,34 @@ Test(match, prepared_replay_is_scan_sampled)
 
 /* A regex that hits the PCRE2 match limit while prepared counts on the replaying scanner, as it
  * would on the scanning one. */
+/* MATCH_SAMPLE_NEVER: the candidate is counted in seen[] but its regex never runs. */
+Test(match, sampling_never_runs_the_regex_but_counts_the_candidate)
+{
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(
+        load1(write_pack("p", "g3.json",
+                         g3_pack(sig_json("G3.oom", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS))),
+              &p, &err),
+        AZ_OK, "%s", err.data);
+    struct match_scanner *sc = match_scanner_new(p);
+    uint64_t seen = 0;
+    uint32_t every = MATCH_SAMPLE_NEVER;
+    struct match_sampling smp = {&seen, &every};
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(match_scanner_scan_sampled(sc, TOK_KIND_STDERR, OOM_LINE, strlen(OOM_LINE),
+                                                &smp, NULL, NULL),
+                     0u);
+    cr_assert_eq(seen, 5u);
+    every = 1;
+    cr_assert_eq(match_scanner_scan_sampled(sc, TOK_KIND_STDERR, OOM_LINE, strlen(OOM_LINE), &smp,
+                                            NULL, NULL),
+                 1u, "the same line matches once it is sampled in");
+    match_scanner_free(sc);
+    match_pack_free(p);
+    az_buf_free(&err);
+}
+
 /* A pack whose one regex backtracks catastrophically on EVIL_LINE. */
 #define EVIL_LINE "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab"
 static struct match_pack *load_evil_pack(void)
