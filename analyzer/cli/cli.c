@@ -121,7 +121,7 @@ static const char help_scan[] =
     "      --max-expand SIZE   decompressed bytes always allowed per member (default 1G)\n"
     "      --expand-ratio N    and N times the compressed size beyond it (default 64)\n"
     "  -j, --jobs N            threads that match records (default: online cores, at most\n"
-    "                          8); the report is the same for any N\n"
+    "                          8; at most 16 are used); the report is the same for any N\n"
     "  -v, --verbose           all evidence and the whole timeline\n"
     "  -q, --quiet             no warnings on standard error\n"
     "\n";

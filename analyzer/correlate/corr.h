@@ -34,8 +34,8 @@ struct corr_config {
     struct ingest_options ingest;
     double threshold;        /* minimum confidence for a verdict (default 0.35) */
     uint64_t run_expand_cap; /* decompressed bytes per run, 0 = no cap beyond per member */
-    unsigned threads;        /* matching threads per scan, this one included (default 1); the
-                                result is the same for any number */
+    unsigned threads;        /* matching threads per scan, this one included (default 1; at
+                                most 16 are used); the result is the same for any number */
 };
 
 void corr_config_default(struct corr_config *c, const struct match_pack *pack);

@@ -371,7 +371,11 @@ struct corr_batch {
 };
 
 struct corr_pipe;
-/* workers threads, each with its own scanner; NULL when workers is 0 or none could start. */
+/* More workers would not help (the scan thread's ordered share is the limit) and each costs
+ * about 1.5 MiB of batches: 15 keep a scan under ~40 MiB. */
+#define CORR_PIPE_MAX_WORKERS 15
+/* workers threads (at most CORR_PIPE_MAX_WORKERS), each with its own scanner; NULL when workers
+ * is 0 or none could start. */
 struct corr_pipe *corr_pipe_new(const struct match_pack *pack, unsigned workers, size_t max_line);
 void corr_pipe_free(struct corr_pipe *pp);
 /*

@@ -83,6 +83,7 @@ static void *worker_main(void *varg)
 struct corr_pipe *corr_pipe_new(const struct match_pack *pack, unsigned workers, size_t max_line)
 {
     if (workers == 0) return NULL;
+    if (workers > CORR_PIPE_MAX_WORKERS) workers = CORR_PIPE_MAX_WORKERS;
     struct corr_pipe *pp = az_xcalloc(1, sizeof *pp);
     pthread_mutex_init(&pp->mu, NULL);
     pthread_cond_init(&pp->work, NULL);
