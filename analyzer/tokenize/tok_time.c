@@ -331,7 +331,8 @@ static struct az_time parse_vllm(const char *p, size_t len, size_t i, size_t *en
 
 /*
  * Offset past the prefixes that may come before a stamp: leading blanks, a "<6>" syslog
- * priority, a "(EngineCore_DP0 pid=123) " process tag (vLLM, Ray), "[rank0]:"/"[default0]:"
+ * priority, a "(EngineCore_DP0 pid=123) " process tag (vLLM, Ray) or a one-word "(raylet) " tag
+ * (Ray's driver echoing a daemon's log), "[rank0]:"/"[default0]:"
  * lane tags (PyTorch, torchrun) and an HF "[INFO|trainer.py:123] " logger tag. Bounded: each
  * prefix is looked for once and its closing byte within 96 bytes.
  */
@@ -345,9 +346,13 @@ static size_t skip_prefixes(const char *p, size_t len)
         if (j < len && p[j] == '>') i = j + 1;
     }
     if (i < len && p[i] == '(') {
-        size_t lim = AZ_MIN(len, i + 96), j = i + 1;
-        while (j < lim && p[j] != ')') j++;
-        if (j < lim && j + 1 < len && p[j + 1] == ' ' && memchr(p + i, '=', j - i)) {
+        size_t lim = AZ_MIN(len, i + 96), j = i + 1, word = 1;
+        while (j < lim && p[j] != ')') {
+            unsigned char c = (unsigned char)p[j++];
+            word &= is_alnum(c) || c == '_' || c == '-' || c == '.';
+        }
+        int tag = memchr(p + i, '=', j - i) != NULL || (word && j > i + 1);
+        if (j < lim && j + 1 < len && p[j + 1] == ' ' && tag) {
             i = j + 2;
             while (i < len && p[i] == ' ') i++;
         }

@@ -264,6 +264,20 @@ Test(tokenize, time_vllm_engine_core_prefix)
     ASSERT_TIME(t, AZ_TIME_NOYEAR, noyear_usec(11, 29, 10, 12, 55, 0));
 }
 
+Test(tokenize, time_ray_daemon_tag)
+{
+    /* Ray's driver echoing the raylet (hiyouga/EasyR1#185, jchengai/planTF#28) */
+    size_t end = 0;
+    struct az_time t = parse("(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) "
+                             "node_manager.cc:3069: 1 Workers (tasks / actors) killed due to "
+                             "memory pressure (OOM)",
+                             &end);
+    ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2025, 4, 2, 15, 2, 0, 117000));
+    /* a parenthesised phrase is not a tag: nothing after it is read as a stamp */
+    t = parse("(see below) 2025-04-02 15:02:00 something", NULL);
+    cr_assert_eq(t.kind, AZ_TIME_NONE);
+}
+
 Test(tokenize, time_hf_logger_tag)
 {
     /* transformers examples: "[%(levelname)s|%(filename)s:%(lineno)s] %(asctime)s >> %(message)s"
