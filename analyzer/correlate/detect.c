@@ -1219,6 +1219,18 @@ static void repl_visit(struct corr_state *st, void *vctx, const struct corr_rec 
     s->n++;
 }
 
+/* 1 while every G9 record is the torch C++ ABI error, 2 once another G9 record is seen. */
+static void g9_only_abi_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
+{
+    (void)st;
+    int *v = vctx;
+    if (!r->sig) return;
+    if (strcmp(r->sig->id, "G9.torch-cpp-abi") != 0)
+        *v = 2;
+    else if (*v == 0)
+        *v = 1;
+}
+
 static void detect_g9(struct corr_state *st)
 {
     struct repl_scan s;
@@ -1243,6 +1255,15 @@ static void detect_g9(struct corr_state *st)
                        az_xstrdup("bare host"), az_xstrdup("On a bare host (no container marker)."),
                        NULL);
     }
+    /* An undefined c10/torch symbol alone (an extension built against another torch) says the
+     * stack is mixed, not that pip mixed it: with no other G9 sign, no pip change and nothing
+     * about the environment, it stays a hint. */
+    int only_abi = 0;
+    each_rec(st, "G9", g9_only_abi_visit, &only_abi);
+    if (only_abi == 1 && !s.n && st->ctx.in_container == -1 && !entry_hit(st, "CTX.bare-host"))
+        claim_cap(st, "G9", 0.3,
+                  az_xstrdup("a torch ABI error alone: no pip change, no other drift, nothing "
+                             "about the environment"));
 }
 
 /* ---- G10: tensor parallelism across two nodes ---- */

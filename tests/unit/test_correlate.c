@@ -994,3 +994,27 @@ Test(correlate, vllm_healthy_startup_memory_line_is_not_an_oom)
     cr_assert_lt(finding_conf(r, "G3"), 0.35);
     corr_result_free(r);
 }
+
+/* sgl_kernel built against another torch (sgl-project/sglang CI logs): the c10 SymInt symbol */
+#define C10_ABI_LINE                                                                               \
+    "ImportError: /usr/local/lib/python3.10/dist-packages/sgl_kernel/sm100/common_ops.abi3.so: "   \
+    "undefined symbol: _ZNK3c106SymInt6sym_neERKS0_\n"
+
+Test(correlate, torch_abi_error_alone_is_not_g9)
+{
+    use_shipped_pack();
+    write_file("abi", "stderr.log", "Traceback (most recent call last):\n" C10_ABI_LINE);
+    struct corr_result *r = analyze_dir("abi");
+    cr_assert_str_eq(verdict_id(r), "none");
+    cr_assert_gt(finding_conf(r, "G9"), 0.0, "still weighed");
+    cr_assert_leq(finding_conf(r, "G9"), 0.3);
+    corr_result_free(r);
+    /* near miss: the same error after pip replaced the image's torch is G9 */
+    write_file("abi-pip", "stderr.log",
+               "      Successfully uninstalled torch-2.9.0a0+50eac811a6.nv25.9\n"
+               "Successfully installed torch-2.9.1\n"
+               "Traceback (most recent call last):\n" C10_ABI_LINE);
+    r = analyze_dir("abi-pip");
+    cr_assert_str_eq(verdict_id(r), "G9");
+    corr_result_free(r);
+}
