@@ -355,6 +355,10 @@ int corr_rec_is_error(const struct corr_rec *r)
         "xid",       "panic",         "denied",       "refused",          "hang",
         "invalid",   "no such file",  "core dumped",  "terminated",       "died",
         "unable",    "oom",           "nan"};
+    /* a decisive common failure names an error whatever its words ("fallen off the bus") */
+    if (r->sig && r->sig->strength == MATCH_DECISIVE && r->sig->entry &&
+        r->sig->entry->family == MATCH_FAMILY_COMMON)
+        return 1;
     if (!r->text) return 0;
     size_t len = strlen(r->text);
     for (size_t i = 0; i < AZ_ARRAY_LEN(words); i++)

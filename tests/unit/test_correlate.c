@@ -1018,3 +1018,20 @@ Test(correlate, torch_abi_error_alone_is_not_g9)
     cr_assert_str_eq(verdict_id(r), "G9");
     corr_result_free(r);
 }
+
+/* The driver's probe-time report names no Xid and none of the usual error words, yet it is the
+ * run's failure (NVIDIA/NVSentinel#155): a decisive common signature is an error line. */
+Test(correlate, decisive_common_failure_is_the_first_error_without_error_words)
+{
+    use_shipped_pack();
+    write_file("bus", "dmesg.log",
+               "[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0\n"
+               "               NVRM: (PCI ID: 10de:26b5) installed in this system has\n"
+               "               NVRM: fallen off the bus and is not responding to commands.\n");
+    struct corr_result *r = analyze_dir("bus");
+    cr_assert_str_eq(verdict_id(r), "none");
+    cr_assert_not_null(r->first_error_entry, "a first error is named");
+    cr_assert_str_eq(r->first_error_entry->id, "C.xid");
+    cr_assert_eq(r->first_error->line, 3u);
+    corr_result_free(r);
+}
