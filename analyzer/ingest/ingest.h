@@ -51,7 +51,8 @@ struct ingest_options {
     uint64_t expand_floor; /* decompressed bytes always allowed per member (default 1 GiB) */
     uint64_t expand_ratio; /* x compressed size allowed beyond the floor (default 64) */
     unsigned max_depth;    /* archive/compression nesting levels (default 4) */
-    int readahead;         /* decode compressed members on a second thread (default 1) */
+    int readahead;         /* decode compressed members of regular files on a second thread
+                              (default 1) */
 };
 
 /* Fill o with the defaults above. */

@@ -8,11 +8,10 @@
  * pushes a layer and the sniffed bytes are handed back to the layer below as "pending", so
  * nothing is ever read twice or lost. Records are cut from one large buffer by memchr.
  *
- * While a member is read, a member that is decoded (zstd, or anything libarchive opens) is
- * decoded one step ahead by a read-ahead thread, so decompression overlaps the caller's work on
- * the records. The thread owns the layer stack while it runs; the reader stops it before it
- * touches the layers itself (next member, a bomb, free), so the bytes and the errors seen are the
- * same as without it.
+ * A member decoded from a regular file (zstd, or anything libarchive opens) is decoded one step
+ * ahead by a read-ahead thread, so decompression overlaps the caller's work on the records. The
+ * thread owns the layer stack while it runs; the reader stops it before it touches the layers
+ * itself (next member, a bomb, free), so the bytes and the errors seen are the same as without it.
  */
 #include "ingest/ingest.h"
 
@@ -109,6 +108,7 @@ struct ingest_reader {
     int started;      /* next_member() was called once */
     int have_member;  /* next_line() may read the top layer */
     int sniff_off;    /* the top layer is known to be plain: do not sniff it again */
+    int regular;      /* the source is a regular file: its reads never wait on a writer */
     /* the current member */
     char *head; /* INGEST_HEAD_MAX bytes (owned) */
     size_t head_len;
@@ -646,11 +646,13 @@ static void *ra_main(void *arg)
     return NULL;
 }
 
-/* Worth a thread: the member is decoded by the top layer and has bytes left to decode. */
+/* Worth a thread: the member is decoded by the top layer and has bytes left to decode. Only
+ * over a regular file: on a pipe the thread could sit in read() while the reader waits to stop
+ * it (a member left early, a bomb), for as long as the writer stays silent. */
 static int ra_wanted(const struct ingest_reader *r)
 {
     const struct layer *top = &r->layers[r->nlayers - 1];
-    return r->opt.readahead && r->nlayers > 1 && !top->eof && !top->failed &&
+    return r->opt.readahead && r->regular && r->nlayers > 1 && !top->eof && !top->failed &&
            (top->kind == LAYER_ZSTD || top->kind == LAYER_ARCHIVE);
 }
 
@@ -1101,6 +1103,7 @@ enum az_status ingest_reader_open(struct ingest_reader **out, const char *path, 
         return AZ_FAIL;
     }
     if (S_ISREG(st.st_mode)) {
+        r->regular = 1;
         r->in_size = (uint64_t)st.st_size;
         posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     } else if (!is_stdin) {
