@@ -94,6 +94,13 @@ struct corr_series {
     char *mark_label;
 };
 
+/* A catalogue fault code the run shows (Xid 79, SXid 24007), its repeats collapsed. */
+struct corr_code_seen {
+    const struct match_code *code; /* borrowed from the pack */
+    uint64_t count;                /* lines with this code */
+    struct az_time first, last;    /* placed times of the first and last; kind NONE unknown */
+};
+
 struct corr_input {
     char *path;       /* display path of the member */
     const char *kind; /* tok_kind_name() */
@@ -124,6 +131,8 @@ struct corr_result {
                                           the timeline shows one leading to another */
     struct corr_evidence *first_error; /* the run's first error record, or NULL */
     const struct match_entry *first_error_entry; /* its entry (common pack or gotcha), or NULL */
+    size_t ncodes;
+    struct corr_code_seen *codes; /* catalogue codes seen, in timeline order of their first */
     size_t nevents;
     struct corr_event *timeline; /* sorted by time, then path, then line */
     size_t nruled_out;

@@ -331,6 +331,10 @@ double corr_sig_weight(const struct corr_state *st, const struct match_sig *sig)
 /* Does this record state an error (level, or words when the level is unknown)? */
 int corr_rec_is_error(const struct corr_rec *r);
 
+/* ---- codes.c ---- */
+/* r->codes: every catalogue code with hits, merged over its signatures, in timeline order. */
+void corr_codes_collect(const struct corr_state *st, struct corr_result *r);
+
 /* ---- score.c ---- */
 void corr_score(struct corr_state *st, struct corr_result *r);
 

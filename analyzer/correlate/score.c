@@ -248,9 +248,10 @@ static void order_causes(const struct corr_state *st, struct cand *v, size_t n)
 }
 
 /* The earliest error record matched by a signature of the family (-1: gotcha or common) at
- * least as strong as min_strength. */
+ * least as strong as min_strength; signatures declared "role": "noise" (a warning that says it is
+ * non-fatal, a code NVIDIA says to ignore) only when noise is 1. */
 static const struct corr_rec *first_error(const struct corr_state *st, int family,
-                                          enum match_strength min_strength)
+                                          enum match_strength min_strength, int noise)
 {
     struct ferr_ctx f = {st, NULL};
     for (size_t s = 0; s < st->nsigs; s++) {
@@ -260,6 +261,7 @@ static const struct corr_rec *first_error(const struct corr_state *st, int famil
         if (fam != MATCH_FAMILY_GOTCHA && fam != MATCH_FAMILY_COMMON) continue;
         if (family >= 0 && fam != family) continue;
         if (sig->strength < min_strength) continue;
+        if (sig->noise && !noise) continue;
         corr_sig_each(st, s, ferr_visit, &f);
     }
     return f.best;
@@ -332,9 +334,11 @@ void corr_score(struct corr_state *st, struct corr_result *r)
     /* A run that is none of the ten is named by its first common failure; a plain Python
      * exception (a weak signature: handled ones are logged too) still beats naming nothing. */
     const struct corr_rec *fe = NULL;
-    if (!r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON, MATCH_STRONG);
-    if (!fe) fe = first_error(st, -1, MATCH_STRONG);
-    if (!fe && !r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON, MATCH_WEAK);
+    if (!r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON, MATCH_STRONG, 0);
+    if (!fe) fe = first_error(st, -1, MATCH_STRONG, 0);
+    if (!fe && !r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON, MATCH_WEAK, 0);
+    /* root before noise: a declared warning is named only when the run shows nothing else */
+    if (!fe && !r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON, MATCH_WEAK, 1);
     if (fe) {
         r->first_error = az_xcalloc(1, sizeof *r->first_error);
         corr_evidence_from_rec(st, fe, NULL, r->first_error);

@@ -51,6 +51,34 @@ struct match_fact_def {
 };
 
 struct match_entry;
+struct match_catalogue;
+
+/*
+ * A fault code of a catalogue (NVIDIA's Xid or NVSwitch SXid table, patterns/nvidia-*.json): one
+ * line-shape signature extracts the code, the scanner looks it up, and the hit is reported as the
+ * code's own signature (match_sig.code points back here). See docs/patterns.md, "Catalogues".
+ */
+struct match_code {
+    const struct match_catalogue *cat;
+    long code;            /* 79 */
+    const char *mnemonic; /* "ROBUST_CHANNEL_GPU_HAS_FALLEN_OFF_THE_BUS"; may be "" */
+    const char *name;     /* "GPU has fallen off the bus" */
+    const char *meaning;  /* what it means; may be "" */
+    const char *severity; /* the catalogue's: "fatal" or "nonfatal" */
+    const char *action;   /* the resolution bucket: "RESTART_BM", "RESET_GPU", ... */
+    const char *action_text; /* what to do, from the catalogue's action table */
+    const char *sig_id;      /* its signature ("C.xid.79") */
+};
+
+struct match_catalogue {
+    const char *id;    /* "xid": `gotcha explain xid:79` */
+    const char *label; /* "Xid": the first error is titled "Xid 79: <name>" */
+    const char *title; /* one line about the catalogue */
+    const char *entry; /* the entry its codes' signatures belong to ("C.xid") */
+    const char *source; /* where the table comes from */
+    size_t ncodes;
+    const struct match_code *codes; /* sorted by code */
+};
 
 struct match_sig {
     const char *id;                  /* "G3.torch-cuda-oom" */
@@ -63,6 +91,14 @@ struct match_sig {
     size_t nfacts;
     const struct match_fact_def *facts;
     size_t index; /* position in the pack, 0..match_pack_sig_count()-1 */
+    int noise;    /* "role": "noise": a warning that is the first error only when the run has
+                     no other error (an NCCL WARN that says it is non-fatal) */
+    const struct match_code *code; /* a catalogue code's signature (no regex of its own: a
+                                      line-shape signature's hits are reported as it), or NULL */
+    const char *severity;          /* a code's: "fatal"/"nonfatal" (the line's word where it
+                                      says, else the catalogue's); "" otherwise */
+    const struct match_catalogue *shape_of; /* a line-shape signature: the catalogue whose
+                                               codes it extracts; NULL otherwise */
 };
 
 struct match_entry {
@@ -101,6 +137,13 @@ const struct match_entry *match_pack_find_entry(const struct match_pack *p, cons
 size_t match_pack_sig_count(const struct match_pack *p);
 const struct match_sig *match_pack_sig(const struct match_pack *p, size_t i);
 const struct match_sig *match_pack_find_sig(const struct match_pack *p, const char *id);
+size_t match_pack_catalogue_count(const struct match_pack *p);
+const struct match_catalogue *match_pack_catalogue(const struct match_pack *p, size_t i);
+/* The catalogue with that id (ASCII case-insensitive), or NULL. */
+const struct match_catalogue *match_pack_find_catalogue(const struct match_pack *p,
+                                                        const char *id);
+/* The row for code in c, or NULL. */
+const struct match_code *match_catalogue_find(const struct match_catalogue *c, long code);
 
 /**
  * match_pack_check() : run every signature's examples: each "match" line must match (and yield

@@ -20,17 +20,7 @@
 
 #define MAX_LITERALS 64 /* per signature */
 
-struct loader {
-    struct match_pack *p;
-    struct az_buf *err;
-    size_t nerr;
-    const char *file; /* path of the file being loaded */
-    int extra;        /* loading an extra pack */
-};
-
-static void problem(struct loader *ld, const char *what, const char *fmt, ...) AZ_PRINTF(3, 4);
-
-static void problem(struct loader *ld, const char *what, const char *fmt, ...)
+void match_ld_problem(struct match_loader *ld, const char *what, const char *fmt, ...)
 {
     va_list ap;
     ld->nerr++;
@@ -42,7 +32,7 @@ static void problem(struct loader *ld, const char *what, const char *fmt, ...)
     az_buf_putc(ld->err, '\n');
 }
 
-static const char *own(struct match_pack *p, const char *s)
+const char *match_ld_own(struct match_pack *p, const char *s)
 {
     char *c = az_xstrdup(s ? s : "");
     az_grow((void **)&p->strings, &p->cap_strings, p->nstrings + 1, sizeof(*p->strings));
@@ -63,6 +53,11 @@ static int name_index(const char *const *names, size_t n, const char *s)
     return -1;
 }
 
+int match_ld_strength(const char *name)
+{
+    return name_index(strength_names, AZ_ARRAY_LEN(strength_names), name);
+}
+
 const char *match_strength_name(enum match_strength s)
 {
     return (size_t)s < AZ_ARRAY_LEN(strength_names) ? strength_names[s] : "?";
@@ -76,7 +71,7 @@ const char *match_family_name(enum match_family f)
 /* ---- field checks ---- */
 
 /* Report every key of obj not in allowed (NULL-terminated). */
-static void check_fields(struct loader *ld, const char *what, json_t *obj,
+void match_ld_fields(struct match_loader *ld, const char *what, json_t *obj,
                          const char *const *allowed)
 {
     const char *key;
@@ -85,37 +80,37 @@ static void check_fields(struct loader *ld, const char *what, json_t *obj,
     {
         size_t i = 0;
         while (allowed[i] && strcmp(allowed[i], key) != 0) i++;
-        if (!allowed[i]) problem(ld, what, "unknown field \"%s\"", key);
+        if (!allowed[i]) match_ld_problem(ld, what, "unknown field \"%s\"", key);
     }
 }
 
 /* The string field key of obj; NULL (reported when required) when absent or not a string. */
-static const char *get_str(struct loader *ld, const char *what, json_t *obj, const char *key,
+const char *match_ld_str(struct match_loader *ld, const char *what, json_t *obj, const char *key,
                            int required)
 {
     json_t *v = json_object_get(obj, key);
     if (!v) {
-        if (required) problem(ld, what, "missing required field \"%s\"", key);
+        if (required) match_ld_problem(ld, what, "missing required field \"%s\"", key);
         return NULL;
     }
     if (!json_is_string(v)) {
-        problem(ld, what, "field \"%s\" must be a string", key);
+        match_ld_problem(ld, what, "field \"%s\" must be a string", key);
         return NULL;
     }
     return json_string_value(v);
 }
 
 /* A list of strings; NULL (reported) when absent, not a list, or holding a non-string. */
-static json_t *get_str_list(struct loader *ld, const char *what, json_t *obj, const char *key,
+static json_t *get_str_list(struct match_loader *ld, const char *what, json_t *obj, const char *key,
                             int required, int nonempty)
 {
     json_t *v = json_object_get(obj, key);
     if (!v) {
-        if (required) problem(ld, what, "missing required field \"%s\"", key);
+        if (required) match_ld_problem(ld, what, "missing required field \"%s\"", key);
         return NULL;
     }
     if (!json_is_array(v)) {
-        problem(ld, what, "field \"%s\" must be a list of strings", key);
+        match_ld_problem(ld, what, "field \"%s\" must be a list of strings", key);
         return NULL;
     }
     size_t i;
@@ -123,12 +118,12 @@ static json_t *get_str_list(struct loader *ld, const char *what, json_t *obj, co
     json_array_foreach(v, i, x)
     {
         if (!json_is_string(x)) {
-            problem(ld, what, "field \"%s\" must be a list of strings (item %zu)", key, i);
+            match_ld_problem(ld, what, "field \"%s\" must be a list of strings (item %zu)", key, i);
             return NULL;
         }
     }
     if (nonempty && json_array_size(v) == 0) {
-        problem(ld, what, "field \"%s\" must not be empty", key);
+        match_ld_problem(ld, what, "field \"%s\" must not be empty", key);
         return NULL;
     }
     return v;
@@ -206,6 +201,7 @@ static struct match_sig_priv *find_sig(const struct match_pack *p, const char *i
 static void sig_free(struct match_sig_priv *s)
 {
     if (!s) return;
+    free(s->cat_name);
     pcre2_code_free(s->code);
     free_str_list(s->literals, s->nliterals);
     free_str_list(s->ex_match, s->nex_match);
@@ -217,7 +213,7 @@ static void sig_free(struct match_sig_priv *s)
 }
 
 /* Compile the regex and collect its named groups as facts. 0 on success. */
-static int sig_compile(struct loader *ld, struct match_sig_priv *s, const char *id, json_t *facts)
+static int sig_compile(struct match_loader *ld, struct match_sig_priv *s, const char *id, json_t *facts)
 {
     int ec;
     PCRE2_SIZE eoff;
@@ -225,7 +221,7 @@ static int sig_compile(struct loader *ld, struct match_sig_priv *s, const char *
     if (!s->code) {
         PCRE2_UCHAR msg[256];
         pcre2_get_error_message(ec, msg, sizeof(msg));
-        problem(ld, id, "bad regex: %s at offset %zu", (const char *)msg, (size_t)eoff);
+        match_ld_problem(ld, id, "bad regex: %s at offset %zu", (const char *)msg, (size_t)eoff);
         return -1;
     }
     s->jit = pcre2_jit_compile(s->code, PCRE2_JIT_COMPLETE) == 0;
@@ -246,11 +242,11 @@ static int sig_compile(struct loader *ld, struct match_sig_priv *s, const char *
         {
             if (!json_is_string(v) || name_index(fact_type_names, AZ_ARRAY_LEN(fact_type_names),
                                                  json_string_value(v)) < 0) {
-                problem(ld, id, "fact \"%s\": unknown fact type (string, number or bytes)", key);
+                match_ld_problem(ld, id, "fact \"%s\": unknown fact type (string, number or bytes)", key);
                 bad = 1;
             }
             if (pcre2_substring_number_from_name(s->code, (PCRE2_SPTR)key) < 0) {
-                problem(ld, id, "fact \"%s\" is declared but the regex has no group (?<%s>...)",
+                match_ld_problem(ld, id, "fact \"%s\" is declared but the regex has no group (?<%s>...)",
                         key, key);
                 bad = 1;
             }
@@ -276,7 +272,7 @@ static int sig_compile(struct loader *ld, struct match_sig_priv *s, const char *
             at--;
         }
         json_t *t = facts ? json_object_get(facts, name) : NULL;
-        s->facts[at].name = own(ld->p, name);
+        s->facts[at].name = match_ld_own(ld->p, name);
         s->facts[at].type =
             t ? (enum match_fact_type)name_index(fact_type_names, AZ_ARRAY_LEN(fact_type_names),
                                                  json_string_value(t))
@@ -291,35 +287,36 @@ static int sig_compile(struct loader *ld, struct match_sig_priv *s, const char *
 
 static const char *const sig_fields[] = {"id",       "kinds",   "strength", "regex",
                                          "literals", "facts",   "summary",  "note",
-                                         "examples", "sources", NULL};
+                                         "examples", "sources",  "role",
+                                         "catalogue", "code",     NULL};
 
 /* Parse one signature of entry e; NULL (problems reported) when unusable. */
-static struct match_sig_priv *load_sig(struct loader *ld, const struct match_entry_priv *e,
+static struct match_sig_priv *load_sig(struct match_loader *ld, const struct match_entry_priv *e,
                                        json_t *js, size_t idx)
 {
     char what[256];
     if (!json_is_object(js)) {
         snprintf(what, sizeof(what), "%s: signature %zu", e->pub.id, idx);
-        problem(ld, what, "must be an object");
+        match_ld_problem(ld, what, "must be an object");
         return NULL;
     }
     size_t nerr0 = ld->nerr;
-    const char *id = get_str(ld, e->pub.id, js, "id", 0);
+    const char *id = match_ld_str(ld, e->pub.id, js, "id", 0);
     if (!id) {
         snprintf(what, sizeof(what), "%s: signature %zu", e->pub.id, idx);
-        if (!json_object_get(js, "id")) problem(ld, what, "missing required field \"id\"");
+        if (!json_object_get(js, "id")) match_ld_problem(ld, what, "missing required field \"id\"");
     } else {
         snprintf(what, sizeof(what), "%s", id);
         size_t elen = strlen(e->pub.id);
         if (strncmp(id, e->pub.id, elen) != 0 || id[elen] != '.' ||
             !valid_name_chars(id + elen + 1))
-            problem(ld, what, "signature ids are \"%s.<name>\"", e->pub.id);
-        if (find_sig(ld->p, id)) problem(ld, what, "duplicate signature id");
+            match_ld_problem(ld, what, "signature ids are \"%s.<name>\"", e->pub.id);
+        if (find_sig(ld->p, id)) match_ld_problem(ld, what, "duplicate signature id");
     }
-    check_fields(ld, what, js, sig_fields);
+    match_ld_fields(ld, what, js, sig_fields);
 
     struct match_sig_priv *s = az_xcalloc(1, sizeof(*s));
-    s->pub.id = id ? own(ld->p, id) : "";
+    s->pub.id = id ? match_ld_own(ld->p, id) : "";
     s->pub.entry = &e->pub;
 
     json_t *kinds = get_str_list(ld, what, js, "kinds", 1, 1);
@@ -334,49 +331,64 @@ static struct match_sig_priv *load_sig(struct loader *ld, const struct match_ent
             } else if ((kind = tok_kind_from_name(kn)) >= 0) {
                 s->pub.kinds |= 1u << kind;
             } else {
-                problem(ld, what, "unknown kind \"%s\"", kn);
+                match_ld_problem(ld, what, "unknown kind \"%s\"", kn);
             }
         }
 
-    const char *strength = get_str(ld, what, js, "strength", 1);
+    const char *strength = match_ld_str(ld, what, js, "strength", 1);
     if (strength) {
         int st = name_index(strength_names, AZ_ARRAY_LEN(strength_names), strength);
         if (st < 0)
-            problem(ld, what, "unknown strength \"%s\" (decisive, strong, weak or context)",
+            match_ld_problem(ld, what, "unknown strength \"%s\" (decisive, strong, weak or context)",
                     strength);
         else
             s->pub.strength = (enum match_strength)st;
     }
-    s->pub.summary = own(ld->p, get_str(ld, what, js, "summary", 0));
-    s->pub.note = own(ld->p, get_str(ld, what, js, "note", 0));
+    s->pub.severity = "";
+    s->code_fact = s->sev_fact = -1;
+    const char *role = match_ld_str(ld, what, js, "role", 0);
+    if (role && strcmp(role, "noise") == 0)
+        s->pub.noise = 1;
+    else if (role && strcmp(role, "cause") != 0)
+        match_ld_problem(ld, what, "unknown role \"%s\" (cause or noise)", role);
+    const char *cat = match_ld_str(ld, what, js, "catalogue", 0);
+    if (cat) s->cat_name = az_xstrdup(cat);
+    s->fixed_code = -1;
+    json_t *fixed = json_object_get(js, "code");
+    if (fixed && (!json_is_integer(fixed) || json_integer_value(fixed) < 0 || !cat))
+        match_ld_problem(ld, what, "field \"code\" must be a code number, with \"catalogue\"");
+    else if (fixed)
+        s->fixed_code = (long)json_integer_value(fixed);
+    s->pub.summary = match_ld_own(ld->p, match_ld_str(ld, what, js, "summary", 0));
+    s->pub.note = match_ld_own(ld->p, match_ld_str(ld, what, js, "note", 0));
     get_str_list(ld, what, js, "sources", 1, 1);
 
     json_t *facts = json_object_get(js, "facts");
     if (facts && !json_is_object(facts)) {
-        problem(ld, what, "field \"facts\" must be an object {\"name\": \"type\"}");
+        match_ld_problem(ld, what, "field \"facts\" must be an object {\"name\": \"type\"}");
         facts = NULL;
     }
 
     json_t *ex = json_object_get(js, "examples");
     if (!ex) {
-        problem(ld, what, "missing required field \"examples\"");
+        match_ld_problem(ld, what, "missing required field \"examples\"");
     } else if (!json_is_object(ex)) {
-        problem(ld, what,
+        match_ld_problem(ld, what,
                 "field \"examples\" must be an object {\"match\": [...], "
                 "\"no_match\": [...]}");
     } else {
         static const char *const ex_fields[] = {"match", "no_match", NULL};
         char exwhat[300];
         snprintf(exwhat, sizeof(exwhat), "%s: examples", what);
-        check_fields(ld, exwhat, ex, ex_fields);
+        match_ld_fields(ld, exwhat, ex, ex_fields);
         s->ex_match = copy_str_list(get_str_list(ld, exwhat, ex, "match", 1, 1), &s->nex_match);
         s->ex_nomatch =
             copy_str_list(get_str_list(ld, exwhat, ex, "no_match", 1, 1), &s->nex_nomatch);
     }
 
-    const char *regex = get_str(ld, what, js, "regex", 1);
+    const char *regex = match_ld_str(ld, what, js, "regex", 1);
     if (regex) {
-        s->pub.regex = own(ld->p, regex);
+        s->pub.regex = match_ld_own(ld->p, regex);
         sig_compile(ld, s, what, facts);
 
         json_t *lits = get_str_list(ld, what, js, "literals", 0, 1);
@@ -388,7 +400,7 @@ static struct match_sig_priv *load_sig(struct loader *ld, const struct match_ent
                 const char *ls = json_string_value(l);
                 size_t n = json_string_length(l);
                 if (n < MATCH_MIN_LITERAL || memchr(ls, '\0', n)) {
-                    problem(ld, what, "literal \"%s\" is shorter than %u bytes", ls,
+                    match_ld_problem(ld, what, "literal \"%s\" is shorter than %u bytes", ls,
                             MATCH_MIN_LITERAL);
                     continue;
                 }
@@ -400,7 +412,7 @@ static struct match_sig_priv *load_sig(struct loader *ld, const struct match_ent
             char *derived[MAX_LITERALS];
             size_t n = match_derive_literals(regex, derived, MAX_LITERALS);
             if (n == 0) {
-                problem(ld, what,
+                match_ld_problem(ld, what,
                         "no literal of %u+ bytes can be derived from the regex: declare "
                         "\"literals\"",
                         MATCH_MIN_LITERAL);
@@ -428,60 +440,60 @@ static void entry_add_sig(struct match_entry_priv *e, const struct match_sig *s)
 static const char *const entry_fields[] = {"id",    "family", "title",      "symptom", "cause",
                                            "check", "fix",    "signatures", NULL};
 
-static void load_entry(struct loader *ld, json_t *je, size_t idx)
+static void load_entry(struct match_loader *ld, json_t *je, size_t idx)
 {
     char what[128];
     snprintf(what, sizeof(what), "entry %zu", idx);
     if (!json_is_object(je)) {
-        problem(ld, what, "must be an object");
+        match_ld_problem(ld, what, "must be an object");
         return;
     }
-    const char *id = get_str(ld, what, je, "id", 1);
+    const char *id = match_ld_str(ld, what, je, "id", 1);
     if (id) snprintf(what, sizeof(what), "%s", id);
-    check_fields(ld, what, je, entry_fields);
+    match_ld_fields(ld, what, je, entry_fields);
     json_t *sigs = json_object_get(je, "signatures");
     if (!sigs) {
-        problem(ld, what, "missing required field \"signatures\"");
+        match_ld_problem(ld, what, "missing required field \"signatures\"");
     } else if (!json_is_array(sigs)) {
-        problem(ld, what, "field \"signatures\" must be a list");
+        match_ld_problem(ld, what, "field \"signatures\" must be a list");
         sigs = NULL;
     }
     if (!id) return;
 
     struct match_entry_priv *e = find_entry(ld->p, id);
-    const char *family = get_str(ld, what, je, "family", e == NULL);
+    const char *family = match_ld_str(ld, what, je, "family", e == NULL);
     int fam = -1;
     if (family) {
         fam = name_index(family_names, AZ_ARRAY_LEN(family_names), family);
         if (fam < 0)
-            problem(ld, what, "unknown family \"%s\" (gotcha, common, context or series)", family);
+            match_ld_problem(ld, what, "unknown family \"%s\" (gotcha, common, context or series)", family);
     }
     if (e) {
         /* Extra packs extend an entry; the base pack defines each entry once. */
-        if (!ld->extra) problem(ld, what, "duplicate entry id (also in %s)", e->pub.source);
+        if (!ld->extra) match_ld_problem(ld, what, "duplicate entry id (also in %s)", e->pub.source);
         if (fam >= 0 && (enum match_family)fam != e->pub.family)
-            problem(ld, what, "family \"%s\" differs from the existing entry's \"%s\"", family,
+            match_ld_problem(ld, what, "family \"%s\" differs from the existing entry's \"%s\"", family,
                     match_family_name(e->pub.family));
     } else {
         if (fam >= 0) {
             const char *shape = entry_id_problem((enum match_family)fam, id);
-            if (shape) problem(ld, what, "bad id: %s", shape);
+            if (shape) match_ld_problem(ld, what, "bad id: %s", shape);
         }
         int gotcha = fam == MATCH_FAMILY_GOTCHA;
-        const char *title = get_str(ld, what, je, "title", 1);
-        const char *symptom = get_str(ld, what, je, "symptom", gotcha);
-        const char *cause = get_str(ld, what, je, "cause", gotcha);
-        const char *check = get_str(ld, what, je, "check", gotcha);
-        const char *fix = get_str(ld, what, je, "fix", gotcha);
+        const char *title = match_ld_str(ld, what, je, "title", 1);
+        const char *symptom = match_ld_str(ld, what, je, "symptom", gotcha);
+        const char *cause = match_ld_str(ld, what, je, "cause", gotcha);
+        const char *check = match_ld_str(ld, what, je, "check", gotcha);
+        const char *fix = match_ld_str(ld, what, je, "fix", gotcha);
         e = az_xcalloc(1, sizeof(*e));
-        e->pub.id = own(ld->p, id);
+        e->pub.id = match_ld_own(ld->p, id);
         e->pub.family = fam >= 0 ? (enum match_family)fam : MATCH_FAMILY_COMMON;
-        e->pub.title = own(ld->p, title);
-        e->pub.symptom = own(ld->p, symptom);
-        e->pub.cause = own(ld->p, cause);
-        e->pub.check = own(ld->p, check);
-        e->pub.fix = own(ld->p, fix);
-        e->pub.source = own(ld->p, ld->file);
+        e->pub.title = match_ld_own(ld->p, title);
+        e->pub.symptom = match_ld_own(ld->p, symptom);
+        e->pub.cause = match_ld_own(ld->p, cause);
+        e->pub.check = match_ld_own(ld->p, check);
+        e->pub.fix = match_ld_own(ld->p, fix);
+        e->pub.source = match_ld_own(ld->p, ld->file);
         e->pub.sigs = NULL;
         az_grow((void **)&ld->p->entries, &ld->p->cap_entries, ld->p->nentries + 1,
                 sizeof(*ld->p->entries));
@@ -500,7 +512,7 @@ static void load_entry(struct loader *ld, json_t *je, size_t idx)
     }
 }
 
-static void load_file(struct loader *ld, const char *path)
+static void load_file(struct match_loader *ld, const char *path)
 {
     json_error_t jerr;
     ld->file = path;
@@ -513,13 +525,15 @@ static void load_file(struct loader *ld, const char *path)
         return;
     }
     if (!json_is_object(root)) {
-        problem(ld, "file", "must be a JSON object {\"entries\": [...]}");
+        match_ld_problem(ld, "file", "must be a JSON object {\"entries\": [...]}");
     } else {
-        static const char *const top_fields[] = {"entries", NULL};
-        check_fields(ld, "file", root, top_fields);
+        static const char *const top_fields[] = {"entries", "catalogues", NULL};
+        match_ld_fields(ld, "file", root, top_fields);
+        json_t *cats = json_object_get(root, "catalogues");
+        if (cats) match_catalogues_load(ld, cats);
         json_t *entries = json_object_get(root, "entries");
         if (!entries || !json_is_array(entries)) {
-            problem(ld, "file", "missing required field \"entries\" (a list)");
+            match_ld_problem(ld, "file", "missing required field \"entries\" (a list)");
         } else {
             size_t i;
             json_t *je;
@@ -534,7 +548,7 @@ static int str_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void load_dir(struct loader *ld, const char *dir)
+static void load_dir(struct match_loader *ld, const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d) {
@@ -607,7 +621,7 @@ enum az_status match_pack_load(struct match_pack **out, const char *const *dirs,
     *out = NULL;
     (void)match_pcre2_version(); /* fill the static text while still single-threaded */
     struct match_pack *p = az_xcalloc(1, sizeof(*p));
-    struct loader ld = {p, err, 0, "", 0};
+    struct match_loader ld = {p, err, 0, "", 0};
     if (ndirs == 0) {
         ld.nerr++;
         if (err) az_buf_puts(err, "no pattern directory given\n");
@@ -616,6 +630,7 @@ enum az_status match_pack_load(struct match_pack **out, const char *const *dirs,
         ld.extra = i > 0;
         load_dir(&ld, dirs[i]);
     }
+    if (!ld.nerr) match_catalogues_build(&ld);
     if (ld.nerr) {
         match_pack_free(p);
         return AZ_FAIL;
@@ -641,6 +656,7 @@ void match_pack_free(struct match_pack *p)
     free_str_list(p->strings, p->nstrings);
     free(p->sigs);
     free(p->entries);
+    match_catalogues_free(p);
     pcre2_match_context_free(p->mctx);
     match_searcher_free(&p->search);
     free(p);

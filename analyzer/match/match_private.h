@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
 #include <pcre2.h> /* compiled regexes live in the private structs */
 
 #include "common/az.h"
@@ -30,6 +31,28 @@ struct match_sig_priv {
     struct match_fact_def *facts; /* owned, by group number; pub.facts points here */
     uint32_t *fact_group;         /* capture group number of each fact */
     uint8_t *fact_declared;       /* listed in "facts": every match example must set it */
+    /* a line-shape signature ("catalogue"): its hits are looked up by code */
+    char *cat_name;                           /* as written, until resolved at the end of loading */
+    const struct match_catalogue_priv *cat;   /* resolved; NULL for an ordinary signature */
+    int code_fact, sev_fact;                  /* indices of facts "code" / "severity", -1 none */
+    long fixed_code; /* "code": N, a shape whose lines are always that code; -1 otherwise */
+};
+
+/* A catalogue (docs/patterns.md, "Catalogues"): its rows and, per row, the signatures a hit of
+ * that code is reported as (the catalogue's severity, and the other one when a shape reads the
+ * line's own word). */
+struct match_cat_row {
+    struct match_code pub;
+    int strength; /* the row's explicit strength, or -1 */
+    int noise;    /* its action is declared "role": "noise" */
+};
+
+struct match_catalogue_priv {
+    struct match_catalogue pub; /* first member */
+    struct match_cat_row *rows; /* owned, as loaded; sorted by code when built */
+    struct match_code *codes;   /* owned, sorted by code (pub.codes points here) */
+    const struct match_sig **sig_fatal, **sig_nonfatal; /* per row; NULL where not made */
+    int reads_severity; /* some shape captures (?<severity>...) */
 };
 
 struct match_entry_priv {
@@ -83,6 +106,8 @@ struct match_pack {
     size_t nentries, cap_entries;
     struct match_sig_priv **sigs; /* pack order: by entry, then as loaded */
     size_t nsigs, cap_sigs;
+    struct match_catalogue_priv **cats; /* in load order */
+    size_t ncats, cap_cats;
     char **strings; /* every owned string of the public structs */
     size_t nstrings, cap_strings;
     size_t max_facts;          /* largest nfacts of any signature */
@@ -104,6 +129,37 @@ static inline const struct match_sig_priv *match_sig_priv_of(const struct match_
  */
 size_t match_derive_literals(const char *regex, char **out, size_t maxout);
 
+/* ---- loading (match_load.c; match_catalog.c shares its helpers) ---- */
+
+struct match_loader {
+    struct match_pack *p;
+    struct az_buf *err;
+    size_t nerr;
+    const char *file; /* path of the file being loaded */
+    int extra;        /* loading an extra pack */
+};
+
+/* One problem, "file: what: message", counted. */
+void match_ld_problem(struct match_loader *ld, const char *what, const char *fmt, ...)
+    AZ_PRINTF(3, 4);
+/* A copy of s ("" for NULL) owned by the pack. */
+const char *match_ld_own(struct match_pack *p, const char *s);
+/* Report every key of obj not in allowed (NULL-terminated). */
+void match_ld_fields(struct match_loader *ld, const char *what, json_t *obj,
+                     const char *const *allowed);
+/* The string field key of obj; NULL (reported when required) when absent or not a string. */
+const char *match_ld_str(struct match_loader *ld, const char *what, json_t *obj, const char *key,
+                         int required);
+/* "decisive" ... "context" -> enum match_strength; -1 when unknown. */
+int match_ld_strength(const char *name);
+
+/* A file's "catalogues" list (match_catalog.c): each catalogue parsed and kept in the pack. */
+void match_catalogues_load(struct match_loader *ld, json_t *list);
+/* After every file: each catalogue's code signatures made and added to its entry, and each
+ * line-shape signature tied to its catalogue (problems reported). */
+void match_catalogues_build(struct match_loader *ld);
+void match_catalogues_free(struct match_pack *p);
+
 /* Build p->search from every signature's literals. */
 void match_searcher_build(struct match_pack *p);
 void match_searcher_free(struct match_searcher *w);
@@ -116,6 +172,11 @@ void match_searcher_run(const struct match_searcher *w, const uint8_t *p, size_t
  * never shared between threads), gen differs from every value it held for earlier records. */
 void match_searcher_run_once(const struct match_searcher *w, const uint8_t *p, size_t len,
                              uint32_t *stamp, uint32_t gen, match_lit_fn fn, void *ctx);
+
+/* The signature a line-shape hit with these facts stands for: its code's (by the line's
+ * severity word when it has one), or the shape itself for a code not in the catalogue. */
+const struct match_sig_priv *match_catalogue_resolve(const struct match_sig_priv *shape,
+                                                     const struct match_fact *facts);
 
 /* ASCII lowercase table shared by the searcher and the checks. */
 extern const uint8_t match_lower[256];

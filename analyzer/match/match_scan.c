@@ -268,7 +268,9 @@ static int deliver(struct match_scanner *s, uint32_t k, int rc, const PCRE2_SIZE
     const struct match_sig_priv *sig = s->p->sigs[k];
     for (size_t f = 0; f < sig->pub.nfacts; f++)
         fill_fact(&s->facts[f], &sig->facts[f], p, ov, sig->fact_group[f], (uint32_t)rc);
-    struct match_hit hit = {&sig->pub, ov[0], ov[1] - ov[0], sig->pub.nfacts, s->facts};
+    /* a catalogue shape's hit stands for its code's signature */
+    const struct match_sig_priv *as = sig->cat ? match_catalogue_resolve(sig, s->facts) : sig;
+    struct match_hit hit = {&as->pub, ov[0], ov[1] - ov[0], sig->pub.nfacts, s->facts};
     fn(ctx, &hit);
     return 1;
 }
@@ -484,6 +486,7 @@ const char *const *match_sig_literals(const struct match_sig *s, size_t *n)
 int match_sig_exec(const struct match_sig *s, const char *p, size_t len)
 {
     const struct match_sig_priv *sp = match_sig_priv_of(s);
+    if (!sp->code) return 0; /* a catalogue code's signature has no regex of its own */
     pcre2_match_data *md = pcre2_match_data_create_from_pattern(sp->code, NULL);
     pcre2_match_context *mctx = pcre2_match_context_create(NULL);
     if (!md || !mctx) az_xmalloc((size_t)-1); /* out of memory */

@@ -507,11 +507,11 @@ static void verdict(struct html *x)
         return;
     }
     az_buf_puts(x->out, "<p><b>First error:</b> ");
-    h(x, r->first_error_entry ? rpt_entry_title(r->first_error_entry) : "(unclassified)", 0);
+    h(x, r->first_error_entry ? rpt_first_error_title(r) : "(unclassified)", 0);
     az_buf_puts(x->out, "</p>");
-    if (rpt_entry_fix(r->first_error_entry)[0]) {
+    if (rpt_first_error_fix(r)[0]) {
         az_buf_puts(x->out, "<p><b>Fix:</b> ");
-        h(x, rpt_entry_fix(r->first_error_entry), 0);
+        h(x, rpt_first_error_fix(r), 0);
         az_buf_puts(x->out, "</p>");
     }
     az_buf_puts(x->out, "</section>\n<h2>First error</h2>\n");

@@ -105,7 +105,7 @@ static json_t *verdict_obj(struct jctx *j)
     set(o, "title", jpk(j, r->verdict ? rpt_entry_title(r->verdict) : RPT_NONE_TITLE));
     set(o, "confidence", jconf(r->confidence));
     set(o, "summary", f && f->summary && f->summary[0] ? jin(j, f->summary) : json_null());
-    const char *fix = r->verdict ? rpt_entry_fix(r->verdict) : rpt_entry_fix(r->first_error_entry);
+    const char *fix = r->verdict ? rpt_entry_fix(r->verdict) : rpt_first_error_fix(r);
     set(o, "fix", fix[0] ? jpk(j, fix) : json_null());
     return o;
 }
@@ -139,13 +139,43 @@ static json_t *first_error_obj(struct jctx *j)
     const struct match_entry *en = r->first_error_entry;
     json_t *o = json_object();
     set(o, "id", en ? jpk(j, rpt_entry_id(en)) : json_null());
-    set(o, "title", en ? jpk(j, rpt_entry_title(en)) : json_null());
+    set(o, "title", en ? jpk(j, rpt_first_error_title(r)) : json_null());
     set(o, "path", jin(j, e->path));
     set(o, "line", juint(e->line));
     set(o, "time", jtime(e->time));
     set(o, "text", jin(j, e->text));
-    set(o, "fix", en && rpt_entry_fix(en)[0] ? jpk(j, rpt_entry_fix(en)) : json_null());
+    const char *fix = rpt_first_error_fix(r);
+    set(o, "fix", en && fix[0] ? jpk(j, fix) : json_null());
+    /* a catalogue fault code: which, how bad (the line's word where it says), what to do */
+    const struct match_code *c = rpt_first_error_code(r);
+    const struct corr_code_seen *seen = rpt_code_seen(r, c);
+    set(o, "catalogue", c ? jpk(j, c->cat->id) : json_null());
+    set(o, "code", c ? json_integer(c->code) : json_null());
+    set(o, "severity", c ? jpk(j, e->sig->severity) : json_null());
+    set(o, "action", c ? jpk(j, c->action) : json_null());
+    set(o, "count", seen ? juint(seen->count) : json_null());
+    set(o, "last_time", seen ? jtime(seen->last) : json_null());
     return o;
+}
+
+static json_t *fault_codes_arr(struct jctx *j)
+{
+    const struct corr_result *r = j->c->r;
+    json_t *a = json_array();
+    for (size_t i = 0; i < r->ncodes; i++) {
+        const struct corr_code_seen *s = &r->codes[i];
+        json_t *o = json_object();
+        set(o, "catalogue", jpk(j, s->code->cat->id));
+        set(o, "code", json_integer(s->code->code));
+        set(o, "name", jpk(j, s->code->name));
+        set(o, "severity", jpk(j, s->code->severity));
+        set(o, "action", jpk(j, s->code->action));
+        set(o, "count", juint(s->count));
+        set(o, "first_time", jtime(s->first));
+        set(o, "last_time", jtime(s->last));
+        json_array_append_new(a, o);
+    }
+    return a;
 }
 
 static json_t *timeline_arr(struct jctx *j)
@@ -284,6 +314,7 @@ void rpt_write_json(struct rpt *c)
     set(root, "verdict", verdict_obj(&j));
     set(root, "findings", findings_arr(&j));
     set(root, "first_error", first_error_obj(&j));
+    set(root, "fault_codes", fault_codes_arr(&j));
     set(root, "timeline", timeline_arr(&j));
     set(root, "ruled_out", ruled_out_arr(&j));
     set(root, "series", series_arr(&j));

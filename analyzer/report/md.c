@@ -139,7 +139,7 @@ static void summary_table(struct md *m)
         if (r->first_error) {
             az_buf_puts(m->out, "| **First error** | ");
             inline_text(
-                m, r->first_error_entry ? rpt_entry_title(r->first_error_entry) : "(unclassified)",
+                m, r->first_error_entry ? rpt_first_error_title(r) : "(unclassified)",
                 0);
             az_buf_puts(m->out, " at ");
             inline_text(m, r->first_error->path, 1);
@@ -191,13 +191,13 @@ static void none_section(struct md *m)
         return;
     }
     az_buf_puts(m->out, "**First error:** ");
-    inline_text(m, r->first_error_entry ? rpt_entry_title(r->first_error_entry) : "(unclassified)",
+    inline_text(m, r->first_error_entry ? rpt_first_error_title(r) : "(unclassified)",
                 0);
     az_buf_puts(m->out, "\n\n");
     evidence_block(m, r->first_error, 1);
-    if (rpt_entry_fix(r->first_error_entry)[0]) {
+    if (rpt_first_error_fix(r)[0]) {
         az_buf_puts(m->out, "**Fix:** ");
-        inline_text(m, rpt_entry_fix(r->first_error_entry), 0);
+        inline_text(m, rpt_first_error_fix(r), 0);
         az_buf_puts(m->out, "\n\n");
     }
 }

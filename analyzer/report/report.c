@@ -252,6 +252,50 @@ const char *rpt_entry_fix(const struct match_entry *e)
     return e && e->fix ? e->fix : "";
 }
 
+const struct match_code *rpt_first_error_code(const struct corr_result *r)
+{
+    return r->first_error && r->first_error->sig ? r->first_error->sig->code : NULL;
+}
+
+const char *rpt_first_error_title(const struct corr_result *r)
+{
+    const struct match_code *c = rpt_first_error_code(r);
+    if (c) return r->first_error->sig->summary; /* "Xid 79: GPU has fallen off the bus" */
+    return rpt_entry_title(r->first_error_entry);
+}
+
+const char *rpt_first_error_fix(const struct corr_result *r)
+{
+    const struct match_code *c = rpt_first_error_code(r);
+    if (c && c->action_text[0]) return c->action_text;
+    return rpt_entry_fix(r->first_error_entry);
+}
+
+const struct corr_code_seen *rpt_code_seen(const struct corr_result *r,
+                                           const struct match_code *code)
+{
+    for (size_t i = 0; code && i < r->ncodes; i++)
+        if (r->codes[i].code == code) return &r->codes[i];
+    return NULL;
+}
+
+void rpt_codes_text(const struct corr_result *r, struct az_buf *out)
+{
+    if (r->ncodes == 0 || (r->ncodes == 1 && r->codes[0].count < 2)) return;
+    for (size_t i = 0; i < r->ncodes; i++) {
+        const struct corr_code_seen *s = &r->codes[i];
+        char n[32], a[48], b[48];
+        rpt_thousands(s->count, n, sizeof n);
+        rpt_time_short(r, s->first, 0, a, sizeof a);
+        rpt_time_short(r, s->last, 0, b, sizeof b);
+        az_buf_printf(out, "%s%s %ld \xc3\x97%s", i ? ", " : "", s->code->cat->label, s->code->code, n);
+        if (a[0] && s->count > 1 && strcmp(a, b) != 0)
+            az_buf_printf(out, " (%s \xe2\x86\x92 %s)", a, b);
+        else if (a[0])
+            az_buf_printf(out, " (%s)", a);
+    }
+}
+
 const char *rpt_verdict_id(const struct corr_result *r)
 {
     return r->verdict ? rpt_entry_id(r->verdict) : "none";

@@ -79,6 +79,20 @@ const struct corr_finding *rpt_verdict_finding(const struct corr_result *r);
 const char *rpt_entry_id(const struct match_entry *e);
 const char *rpt_entry_title(const struct match_entry *e);
 const char *rpt_entry_fix(const struct match_entry *e);
+/* The first error's title and fix: a catalogue code's own ("Xid 79: GPU has fallen off the
+ * bus", its action), else its entry's; "" when none. */
+const char *rpt_first_error_title(const struct corr_result *r);
+const char *rpt_first_error_fix(const struct corr_result *r);
+/* The catalogue code of the first error, or NULL; and how often the run shows it (NULL when
+ * not a code). */
+const struct match_code *rpt_first_error_code(const struct corr_result *r);
+const struct corr_code_seen *rpt_code_seen(const struct corr_result *r,
+                                           const struct match_code *code);
+
+/* The fault codes the run shows, repeats collapsed, for people: "Xid 13 ×812 (10:01:02 → 10:44:10),
+ * Xid 79 ×1 (10:44:12)"; nothing when no code repeats and at most one is seen (the first error
+ * says it already). Appends to out. */
+void rpt_codes_text(const struct corr_result *r, struct az_buf *out);
 
 /* 1 when warning i only repeats a skipped entry ("path: reason"), which is shown already. */
 int rpt_warning_is_skip(const struct corr_result *r, size_t i);

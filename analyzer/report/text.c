@@ -289,16 +289,29 @@ static void put_none(struct text *t)
         az_buf_puts(t->out, "    No error record was found in the inputs.\n");
         return;
     }
-    const char *title = rpt_entry_title(r->first_error_entry);
+    const char *title = rpt_first_error_title(r);
     az_buf_puts(t->out, "    First error: ");
     put_wrapped(t, title[0] ? clean(t, &t->s1, title, 0) : "(unclassified)", 17, 17);
     put_evidence_rows(t, r->first_error, 1, 4);
-    const char *fix = rpt_entry_fix(r->first_error_entry);
+    const char *fix = rpt_first_error_fix(r);
     if (fix[0]) {
         az_buf_puts(t->out, "    Fix: ");
         put_wrapped(t, clean(t, &t->s1, fix, 0), 9, 9);
     }
-    if (r->first_error_entry) {
+    struct az_buf codes = AZ_BUF_INIT;
+    rpt_codes_text(r, &codes);
+    if (codes.len) {
+        az_buf_puts(t->out, "    Seen: ");
+        put_wrapped(t, clean(t, &t->s1, codes.data, 0), 10, 10);
+    }
+    az_buf_free(&codes);
+    const struct match_code *code = rpt_first_error_code(r);
+    if (code) {
+        sgr(t, SGR_DIM);
+        az_buf_printf(t->out, "    More: gotcha explain %s:%ld\n", clean(t, &t->s1, code->cat->id, 0),
+                      code->code);
+        sgr(t, SGR_RESET);
+    } else if (r->first_error_entry) {
         sgr(t, SGR_DIM);
         az_buf_printf(t->out, "    More: gotcha explain %s\n",
                       clean(t, &t->s1, rpt_entry_id(r->first_error_entry), 0));
