@@ -10,7 +10,7 @@
 struct seen {
     const struct match_code *code;
     uint64_t count;
-    const struct corr_rec *first, *last;
+    const struct corr_rec *first, *last; /* in timeline order; last among the timed ones */
 };
 
 struct span_ctx {
@@ -22,7 +22,12 @@ static void span_visit(void *vctx, const struct corr_rec *r)
 {
     struct span_ctx *c = vctx;
     if (!c->e->first || corr_rec_cmp(c->st, r, c->e->first) < 0) c->e->first = r;
-    if (!c->e->last || corr_rec_cmp(c->st, r, c->e->last) > 0) c->e->last = r;
+    /* untimed lines sort after timed ones: the span ends at the last line with a time */
+    int timed = r->time.kind != AZ_TIME_NONE,
+        last_timed = c->e->last && c->e->last->time.kind != AZ_TIME_NONE;
+    if (!c->e->last || (timed && !last_timed) ||
+        (timed == last_timed && corr_rec_cmp(c->st, r, c->e->last) > 0))
+        c->e->last = r;
 }
 
 void corr_codes_collect(const struct corr_state *st, struct corr_result *r)

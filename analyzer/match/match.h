@@ -60,21 +60,21 @@ struct match_catalogue;
  */
 struct match_code {
     const struct match_catalogue *cat;
-    long code;            /* 79 */
-    const char *mnemonic; /* "ROBUST_CHANNEL_GPU_HAS_FALLEN_OFF_THE_BUS"; may be "" */
-    const char *name;     /* "GPU has fallen off the bus" */
-    const char *meaning;  /* what it means; may be "" */
-    const char *severity; /* the catalogue's: "fatal" or "nonfatal" */
-    const char *action;   /* the resolution bucket: "RESTART_BM", "RESET_GPU", ... */
+    long code;               /* 79 */
+    const char *mnemonic;    /* "ROBUST_CHANNEL_GPU_HAS_FALLEN_OFF_THE_BUS"; may be "" */
+    const char *name;        /* "GPU has fallen off the bus" */
+    const char *meaning;     /* what it means; may be "" */
+    const char *severity;    /* the catalogue's: "fatal" or "nonfatal" */
+    const char *action;      /* the resolution bucket: "RESTART_BM", "RESET_GPU", ... */
     const char *action_text; /* what to do, from the catalogue's action table */
     const char *sig_id;      /* its signature ("C.xid.79") */
 };
 
 struct match_catalogue {
-    const char *id;    /* "xid": `gotcha explain xid:79` */
-    const char *label; /* "Xid": the first error is titled "Xid 79: <name>" */
-    const char *title; /* one line about the catalogue */
-    const char *entry; /* the entry its codes' signatures belong to ("C.xid") */
+    const char *id;     /* "xid": `gotcha explain xid:79` */
+    const char *label;  /* "Xid": the first error is titled "Xid 79: <name>" */
+    const char *title;  /* one line about the catalogue */
+    const char *entry;  /* the entry its codes' signatures belong to ("C.xid") */
     const char *source; /* where the table comes from */
     size_t ncodes;
     const struct match_code *codes; /* sorted by code */
@@ -140,8 +140,7 @@ const struct match_sig *match_pack_find_sig(const struct match_pack *p, const ch
 size_t match_pack_catalogue_count(const struct match_pack *p);
 const struct match_catalogue *match_pack_catalogue(const struct match_pack *p, size_t i);
 /* The catalogue with that id (ASCII case-insensitive), or NULL. */
-const struct match_catalogue *match_pack_find_catalogue(const struct match_pack *p,
-                                                        const char *id);
+const struct match_catalogue *match_pack_find_catalogue(const struct match_pack *p, const char *id);
 /* The row for code in c, or NULL. */
 const struct match_code *match_catalogue_find(const struct match_catalogue *c, long code);
 
@@ -181,7 +180,8 @@ struct match_hit {
     const struct match_fact *facts; /* borrowed, valid during the callback only */
 };
 
-/* Called once per signature that matches a record, in pack order. */
+/* Called once per signature that matches a record, in pack order. A catalogue shape's hit is
+ * reported as its code's signature (hit->sig->code set), without facts. */
 typedef void (*match_hit_fn)(void *ctx, const struct match_hit *hit);
 
 struct match_scanner;

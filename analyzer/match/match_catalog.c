@@ -325,7 +325,8 @@ const struct match_sig_priv *match_catalogue_resolve(const struct match_sig_priv
     const struct match_code *r = match_catalogue_find(&c->pub, code);
     if (!r) return shape;
     size_t i = (size_t)(r - c->codes);
-    const struct match_sig *s = severity_of(r->severity) == 1 ? c->sig_fatal[i] : c->sig_nonfatal[i];
+    const struct match_sig *s =
+        severity_of(r->severity) == 1 ? c->sig_fatal[i] : c->sig_nonfatal[i];
     if (shape->sev_fact >= 0 && facts[shape->sev_fact].val) {
         /* the line says "Fatal", or "Non-fatal", "Nonfatal", "Correctable": not fatal */
         const struct match_fact *fs = &facts[shape->sev_fact];

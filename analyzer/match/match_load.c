@@ -72,7 +72,7 @@ const char *match_family_name(enum match_family f)
 
 /* Report every key of obj not in allowed (NULL-terminated). */
 void match_ld_fields(struct match_loader *ld, const char *what, json_t *obj,
-                         const char *const *allowed)
+                     const char *const *allowed)
 {
     const char *key;
     json_t *v;
@@ -86,7 +86,7 @@ void match_ld_fields(struct match_loader *ld, const char *what, json_t *obj,
 
 /* The string field key of obj; NULL (reported when required) when absent or not a string. */
 const char *match_ld_str(struct match_loader *ld, const char *what, json_t *obj, const char *key,
-                           int required)
+                         int required)
 {
     json_t *v = json_object_get(obj, key);
     if (!v) {
@@ -213,7 +213,8 @@ static void sig_free(struct match_sig_priv *s)
 }
 
 /* Compile the regex and collect its named groups as facts. 0 on success. */
-static int sig_compile(struct match_loader *ld, struct match_sig_priv *s, const char *id, json_t *facts)
+static int sig_compile(struct match_loader *ld, struct match_sig_priv *s, const char *id,
+                       json_t *facts)
 {
     int ec;
     PCRE2_SIZE eoff;
@@ -242,12 +243,14 @@ static int sig_compile(struct match_loader *ld, struct match_sig_priv *s, const 
         {
             if (!json_is_string(v) || name_index(fact_type_names, AZ_ARRAY_LEN(fact_type_names),
                                                  json_string_value(v)) < 0) {
-                match_ld_problem(ld, id, "fact \"%s\": unknown fact type (string, number or bytes)", key);
+                match_ld_problem(ld, id, "fact \"%s\": unknown fact type (string, number or bytes)",
+                                 key);
                 bad = 1;
             }
             if (pcre2_substring_number_from_name(s->code, (PCRE2_SPTR)key) < 0) {
-                match_ld_problem(ld, id, "fact \"%s\" is declared but the regex has no group (?<%s>...)",
-                        key, key);
+                match_ld_problem(ld, id,
+                                 "fact \"%s\" is declared but the regex has no group (?<%s>...)",
+                                 key, key);
                 bad = 1;
             }
         }
@@ -285,10 +288,9 @@ static int sig_compile(struct match_loader *ld, struct match_sig_priv *s, const 
     return 0;
 }
 
-static const char *const sig_fields[] = {"id",       "kinds",   "strength", "regex",
-                                         "literals", "facts",   "summary",  "note",
-                                         "examples", "sources",  "role",
-                                         "catalogue", "code",     NULL};
+static const char *const sig_fields[] = {"id",    "kinds",     "strength", "regex",    "literals",
+                                         "facts", "summary",   "note",     "examples", "sources",
+                                         "role",  "catalogue", "code",     NULL};
 
 /* Parse one signature of entry e; NULL (problems reported) when unusable. */
 static struct match_sig_priv *load_sig(struct match_loader *ld, const struct match_entry_priv *e,
@@ -339,8 +341,8 @@ static struct match_sig_priv *load_sig(struct match_loader *ld, const struct mat
     if (strength) {
         int st = name_index(strength_names, AZ_ARRAY_LEN(strength_names), strength);
         if (st < 0)
-            match_ld_problem(ld, what, "unknown strength \"%s\" (decisive, strong, weak or context)",
-                    strength);
+            match_ld_problem(
+                ld, what, "unknown strength \"%s\" (decisive, strong, weak or context)", strength);
         else
             s->pub.strength = (enum match_strength)st;
     }
@@ -374,8 +376,8 @@ static struct match_sig_priv *load_sig(struct match_loader *ld, const struct mat
         match_ld_problem(ld, what, "missing required field \"examples\"");
     } else if (!json_is_object(ex)) {
         match_ld_problem(ld, what,
-                "field \"examples\" must be an object {\"match\": [...], "
-                "\"no_match\": [...]}");
+                         "field \"examples\" must be an object {\"match\": [...], "
+                         "\"no_match\": [...]}");
     } else {
         static const char *const ex_fields[] = {"match", "no_match", NULL};
         char exwhat[300];
@@ -401,7 +403,7 @@ static struct match_sig_priv *load_sig(struct match_loader *ld, const struct mat
                 size_t n = json_string_length(l);
                 if (n < MATCH_MIN_LITERAL || memchr(ls, '\0', n)) {
                     match_ld_problem(ld, what, "literal \"%s\" is shorter than %u bytes", ls,
-                            MATCH_MIN_LITERAL);
+                                     MATCH_MIN_LITERAL);
                     continue;
                 }
                 char *low = az_xstrndup(ls, n);
@@ -413,9 +415,9 @@ static struct match_sig_priv *load_sig(struct match_loader *ld, const struct mat
             size_t n = match_derive_literals(regex, derived, MAX_LITERALS);
             if (n == 0) {
                 match_ld_problem(ld, what,
-                        "no literal of %u+ bytes can be derived from the regex: declare "
-                        "\"literals\"",
-                        MATCH_MIN_LITERAL);
+                                 "no literal of %u+ bytes can be derived from the regex: declare "
+                                 "\"literals\"",
+                                 MATCH_MIN_LITERAL);
             } else {
                 s->literals = az_xcalloc(n, sizeof(*s->literals));
                 memcpy(s->literals, derived, n * sizeof(*derived));
@@ -466,14 +468,16 @@ static void load_entry(struct match_loader *ld, json_t *je, size_t idx)
     if (family) {
         fam = name_index(family_names, AZ_ARRAY_LEN(family_names), family);
         if (fam < 0)
-            match_ld_problem(ld, what, "unknown family \"%s\" (gotcha, common, context or series)", family);
+            match_ld_problem(ld, what, "unknown family \"%s\" (gotcha, common, context or series)",
+                             family);
     }
     if (e) {
         /* Extra packs extend an entry; the base pack defines each entry once. */
-        if (!ld->extra) match_ld_problem(ld, what, "duplicate entry id (also in %s)", e->pub.source);
+        if (!ld->extra)
+            match_ld_problem(ld, what, "duplicate entry id (also in %s)", e->pub.source);
         if (fam >= 0 && (enum match_family)fam != e->pub.family)
-            match_ld_problem(ld, what, "family \"%s\" differs from the existing entry's \"%s\"", family,
-                    match_family_name(e->pub.family));
+            match_ld_problem(ld, what, "family \"%s\" differs from the existing entry's \"%s\"",
+                             family, match_family_name(e->pub.family));
     } else {
         if (fam >= 0) {
             const char *shape = entry_id_problem((enum match_family)fam, id);

@@ -32,9 +32,9 @@ struct match_sig_priv {
     uint32_t *fact_group;         /* capture group number of each fact */
     uint8_t *fact_declared;       /* listed in "facts": every match example must set it */
     /* a line-shape signature ("catalogue"): its hits are looked up by code */
-    char *cat_name;                           /* as written, until resolved at the end of loading */
-    const struct match_catalogue_priv *cat;   /* resolved; NULL for an ordinary signature */
-    int code_fact, sev_fact;                  /* indices of facts "code" / "severity", -1 none */
+    char *cat_name;                         /* as written, until resolved at the end of loading */
+    const struct match_catalogue_priv *cat; /* resolved; NULL for an ordinary signature */
+    int code_fact, sev_fact;                /* indices of facts "code" / "severity", -1 none */
     long fixed_code; /* "code": N, a shape whose lines are always that code; -1 otherwise */
 };
 
@@ -52,7 +52,7 @@ struct match_catalogue_priv {
     struct match_cat_row *rows; /* owned, as loaded; sorted by code when built */
     struct match_code *codes;   /* owned, sorted by code (pub.codes points here) */
     const struct match_sig **sig_fatal, **sig_nonfatal; /* per row; NULL where not made */
-    int reads_severity; /* some shape captures (?<severity>...) */
+    int reads_severity;                                 /* some shape captures (?<severity>...) */
 };
 
 struct match_entry_priv {

@@ -268,9 +268,11 @@ static int deliver(struct match_scanner *s, uint32_t k, int rc, const PCRE2_SIZE
     const struct match_sig_priv *sig = s->p->sigs[k];
     for (size_t f = 0; f < sig->pub.nfacts; f++)
         fill_fact(&s->facts[f], &sig->facts[f], p, ov, sig->fact_group[f], (uint32_t)rc);
-    /* a catalogue shape's hit stands for its code's signature */
+    /* a catalogue shape's hit stands for its code's signature, which has no facts of its own
+     * (the shapes of one catalogue capture different groups; the code says it all) */
     const struct match_sig_priv *as = sig->cat ? match_catalogue_resolve(sig, s->facts) : sig;
-    struct match_hit hit = {&as->pub, ov[0], ov[1] - ov[0], sig->pub.nfacts, s->facts};
+    struct match_hit hit = {&as->pub, ov[0], ov[1] - ov[0], as == sig ? sig->pub.nfacts : 0,
+                            s->facts};
     fn(ctx, &hit);
     return 1;
 }

@@ -138,9 +138,7 @@ static void summary_table(struct md *m)
         az_buf_puts(m->out, " |\n");
         if (r->first_error) {
             az_buf_puts(m->out, "| **First error** | ");
-            inline_text(
-                m, r->first_error_entry ? rpt_first_error_title(r) : "(unclassified)",
-                0);
+            inline_text(m, r->first_error_entry ? rpt_first_error_title(r) : "(unclassified)", 0);
             az_buf_puts(m->out, " at ");
             inline_text(m, r->first_error->path, 1);
             az_buf_printf(m->out, ":%llu |\n", (unsigned long long)r->first_error->line);
@@ -191,8 +189,7 @@ static void none_section(struct md *m)
         return;
     }
     az_buf_puts(m->out, "**First error:** ");
-    inline_text(m, r->first_error_entry ? rpt_first_error_title(r) : "(unclassified)",
-                0);
+    inline_text(m, r->first_error_entry ? rpt_first_error_title(r) : "(unclassified)", 0);
     az_buf_puts(m->out, "\n\n");
     evidence_block(m, r->first_error, 1);
     if (rpt_first_error_fix(r)[0]) {

@@ -288,8 +288,9 @@ void rpt_codes_text(const struct corr_result *r, struct az_buf *out)
         rpt_thousands(s->count, n, sizeof n);
         rpt_time_short(r, s->first, 0, a, sizeof a);
         rpt_time_short(r, s->last, 0, b, sizeof b);
-        az_buf_printf(out, "%s%s %ld \xc3\x97%s", i ? ", " : "", s->code->cat->label, s->code->code, n);
-        if (a[0] && s->count > 1 && strcmp(a, b) != 0)
+        az_buf_printf(out, "%s%s %ld \xc3\x97%s", i ? ", " : "", s->code->cat->label, s->code->code,
+                      n);
+        if (a[0] && b[0] && s->count > 1 && strcmp(a, b) != 0)
             az_buf_printf(out, " (%s \xe2\x86\x92 %s)", a, b);
         else if (a[0])
             az_buf_printf(out, " (%s)", a);

@@ -308,8 +308,8 @@ static void put_none(struct text *t)
     const struct match_code *code = rpt_first_error_code(r);
     if (code) {
         sgr(t, SGR_DIM);
-        az_buf_printf(t->out, "    More: gotcha explain %s:%ld\n", clean(t, &t->s1, code->cat->id, 0),
-                      code->code);
+        az_buf_printf(t->out, "    More: gotcha explain %s:%ld\n",
+                      clean(t, &t->s1, code->cat->id, 0), code->code);
         sgr(t, SGR_RESET);
     } else if (r->first_error_entry) {
         sgr(t, SGR_DIM);

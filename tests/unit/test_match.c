@@ -123,6 +123,7 @@ static size_t count_lines(const char *s)
 
 struct hits {
     const char *ids[64];
+    const struct match_sig *sigs[64];
     double num[64]; /* first fact's number */
     size_t n;
 };
@@ -132,6 +133,7 @@ static void collect(void *ctx, const struct match_hit *h)
     struct hits *c = ctx;
     if (c->n < 64) {
         c->num[c->n] = h->nfacts ? h->facts[0].num : NAN;
+        c->sigs[c->n] = h->sig;
         c->ids[c->n++] = h->sig->id;
     }
 }
@@ -140,6 +142,17 @@ static int has_hit(const struct hits *h, const char *id)
 {
     for (size_t i = 0; i < h->n; i++)
         if (strcmp(h->ids[i], id) == 0) return 1;
+    return 0;
+}
+
+/* A hit of s, or for a catalogue shape a hit of one of its catalogue's codes (the scanner reports
+ * a shape's hit as the code's own signature). */
+static int has_hit_of(const struct hits *h, const struct match_sig *s)
+{
+    for (size_t i = 0; i < h->n; i++)
+        if (h->sigs[i] == s ||
+            (s->shape_of && h->sigs[i]->code && h->sigs[i]->code->cat == s->shape_of))
+            return 1;
     return 0;
 }
 
@@ -207,7 +220,7 @@ Test(match, shipped_pack_examples_agree_through_scan)
         for (size_t e = 0; e < n; e++) {
             struct hits h = {0};
             match_scanner_scan(sc, (enum tok_kind)kind, ex[e], strlen(ex[e]), collect, &h);
-            if (!has_hit(&h, s->id)) {
+            if (!has_hit_of(&h, s)) {
                 bad++;
                 cr_log_error("%s: scan misses match example: %s", s->id, ex[e]);
             }
@@ -216,7 +229,7 @@ Test(match, shipped_pack_examples_agree_through_scan)
         for (size_t e = 0; e < n; e++) {
             struct hits h = {0};
             match_scanner_scan(sc, (enum tok_kind)kind, ex[e], strlen(ex[e]), collect, &h);
-            if (has_hit(&h, s->id)) {
+            if (has_hit_of(&h, s)) {
                 bad++;
                 cr_log_error("%s: scan matches no_match example: %s", s->id, ex[e]);
             }
@@ -923,4 +936,169 @@ Test(match, names_and_pcre2_version)
     cr_expect_str_eq(match_family_name(MATCH_FAMILY_COMMON), "common");
     const char *v = match_pcre2_version();
     cr_expect(v[0] >= '1' && v[0] <= '9' && strchr(v, '.') != NULL, "version %s", v);
+}
+
+/* ---- (3) catalogues: one line shape, a table of codes ---- */
+
+/* A catalogue of three codes and two shapes; the line shapes follow the NVIDIA driver's
+ * "NVRM: Xid (PCI:...): N, ..." print, shortened. */
+#define CAT_PACK                                                                                   \
+    "{\"catalogues\": [{\"id\": \"t\", \"label\": \"T\", \"title\": \"test codes\", \"entry\": "   \
+    "\"C.t\", \"sources\": [\"test\"],\n"                                                          \
+    " \"actions\": {\"RESET\": {\"text\": \"reset it\"}, \"IGNORE\": {\"text\": \"nothing\", "     \
+    "\"role\": \"noise\"}},\n"                                                                     \
+    " \"codes\": [{\"code\": 79, \"name\": \"fell off\", \"severity\": \"fatal\", \"action\": "    \
+    "\"RESET\", \"strength\": \"decisive\"},\n"                                                    \
+    "  {\"code\": 13, \"name\": \"app fault\", \"severity\": \"nonfatal\", \"action\": "           \
+    "\"RESET\"},"                                                                                  \
+    "\n  {\"code\": 63, \"name\": \"remap\", \"severity\": \"nonfatal\", \"action\": "             \
+    "\"IGNORE\"}]}],"                                                                              \
+    "\n \"entries\": [{\"id\": \"C.t\", \"family\": \"common\", \"title\": \"t\", "                \
+    "\"signatures\": [\n"                                                                          \
+    "  {\"id\": \"C.t.line\", \"kinds\": [\"any\"], \"strength\": \"weak\", \"catalogue\": \"t\"," \
+    " \"regex\": \"T \\\\((?<pci>[0-9:]+)\\\\): (?<code>[0-9]+)(?:, (?<severity>Fatal|Non-fatal)"  \
+    "\\\\b)?\", \"examples\": {\"match\": [\"T (0:1): 79\"], \"no_match\": [\"T 79\"]}, "          \
+    "\"sources\": [\"test\"]},\n"                                                                  \
+    "  {\"id\": \"C.t.bus\", \"kinds\": [\"any\"], \"strength\": \"weak\", \"catalogue\": \"t\", " \
+    "\"code\": 79, \"regex\": \"has fallen off the bus\", \"examples\": {\"match\": [\"GPU has "   \
+    "fallen off the bus.\"], \"no_match\": [\"bus\"]}, \"sources\": [\"test\"]}]}]}\n"
+
+static const struct match_sig *scan_one(struct match_scanner *sc, const char *line)
+{
+    struct hits h = {0};
+    match_scanner_scan(sc, TOK_KIND_KERNEL, line, strlen(line), collect, &h);
+    cr_assert_eq(h.n, 1, "%zu hits for %s", h.n, line);
+    return h.sigs[0];
+}
+
+Test(match, catalogue_shape_hit_is_reported_as_its_code)
+{
+    struct match_pack *p = NULL;
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(load1(write_pack("p", "t.json", CAT_PACK), &p, &err), AZ_OK, "%s", err.data);
+    struct match_scanner *sc = match_scanner_new(p);
+
+    const struct match_sig *s = scan_one(sc, "[ 12.5] T (0:1): 79, pid=1, name=python3");
+    cr_expect_str_eq(s->id, "C.t.79");
+    cr_expect_eq(s->strength, MATCH_DECISIVE); /* the row's own strength */
+    cr_assert_not_null(s->code);
+    cr_expect_str_eq(s->code->name, "fell off");
+    cr_expect_str_eq(s->code->action_text, "reset it");
+    cr_expect_str_eq(s->severity, "fatal");
+    cr_expect_str_eq(s->summary, "T 79: fell off");
+    /* the line's own word wins over the catalogue's severity */
+    s = scan_one(sc, "T (0:1): 79, Non-fatal, Link 02");
+    cr_expect_str_eq(s->id, "C.t.79.nonfatal");
+    cr_expect_eq(s->strength, MATCH_WEAK);
+    cr_expect_str_eq(s->severity, "nonfatal");
+    s = scan_one(sc, "T (0:1): 13, Fatal, Link 02");
+    cr_expect_str_eq(s->id, "C.t.13.fatal");
+    cr_expect_eq(s->strength, MATCH_STRONG);
+    /* a code NVIDIA says to ignore is declared noise by its action */
+    s = scan_one(sc, "T (0:1): 63");
+    cr_expect_str_eq(s->id, "C.t.63");
+    cr_expect(s->noise);
+    cr_expect_eq(s->strength, MATCH_WEAK);
+    /* a code the table does not list stays the shape's own hit */
+    s = scan_one(sc, "T (0:1): 1234");
+    cr_expect_str_eq(s->id, "C.t.line");
+    cr_expect_null(s->code);
+    /* a shape with a fixed code */
+    s = scan_one(sc, "NVRM: GPU 0000:01:00.0: GPU has fallen off the bus.");
+    cr_expect_str_eq(s->id, "C.t.79");
+
+    const struct match_catalogue *c = match_pack_find_catalogue(p, "T");
+    cr_assert_not_null(c);
+    cr_expect_eq(c->ncodes, 3);
+    cr_expect_eq(c->codes[0].code, 13); /* sorted */
+    cr_expect_str_eq(match_catalogue_find(c, 63)->name, "remap");
+    cr_expect_null(match_catalogue_find(c, 64));
+    /* 2 shapes + 3 codes x (catalogue severity, the other one a shape can read) */
+    cr_expect_eq(match_pack_find_entry(p, "C.t")->nsigs, 8);
+    match_scanner_free(sc);
+    match_pack_free(p);
+}
+
+Test(match, catalogue_errors_are_named)
+{
+    char text[8192];
+    snprintf(text, sizeof text, "%s", CAT_PACK);
+    /* an action the table does not define, and a shape naming a missing catalogue */
+    char *a = strstr(text, "\"action\": \"RESET\", \"strength\"");
+    memcpy(a, "\"action\": \"RESEX\"", 17);
+    char *k = strstr(text, "\"catalogue\": \"t\", \"code\"");
+    memcpy(k, "\"catalogue\": \"u\"", 16);
+    char *e = load_error(write_pack("p", "t.json", text));
+    cr_expect(strstr(e, "action \"RESEX\" is not in the catalogue's actions") != NULL, "%s", e);
+    free(e);
+    snprintf(text, sizeof text, "%s", CAT_PACK);
+    k = strstr(text, "\"catalogue\": \"t\", \"code\"");
+    memcpy(k, "\"catalogue\": \"u\"", 16);
+    e = load_error(write_pack("q", "t.json", text));
+    cr_expect(strstr(e, "C.t.bus: unknown catalogue \"u\"") != NULL, "%s", e);
+    free(e);
+    /* a code listed twice */
+    snprintf(text, sizeof text, "%s", CAT_PACK);
+    char *c = strstr(text, "\"code\": 13");
+    memcpy(c, "\"code\": 79", 10);
+    e = load_error(write_pack("r", "t.json", text));
+    cr_expect(strstr(e, "code 79 is listed twice") != NULL, "%s", e);
+    free(e);
+}
+
+/* The shipped catalogues hold NVIDIA's whole tables, and the driver's real line shapes resolve to
+ * the code's signature: raw dmesg, dmesg -T, dmesg --decode --time-format iso, syslog/journal,
+ * with and without the PCI: prefix, without a comma after the code, NVLink5 severity words, SXid
+ * and the fall-off-the-bus forms without a number (shapes from the NVIDIA open-gpu-kernel-modules
+ * prints named in patterns/nvidia-xid.json and nvidia-sxid.json). */
+Test(match, shipped_catalogues_are_complete_and_resolve_real_shapes)
+{
+    struct match_pack *p = load_shipped();
+    const struct match_catalogue *x = match_pack_find_catalogue(p, "xid");
+    const struct match_catalogue *sx = match_pack_find_catalogue(p, "sxid");
+    cr_assert_not_null(x);
+    cr_assert_not_null(sx);
+    for (long code = 1; code <= 172; code++)
+        cr_expect_not_null(match_catalogue_find(x, code), "Xid %ld missing", code);
+    cr_expect_geq(sx->ncodes, 398);
+    cr_expect_str_eq(match_catalogue_find(sx, 24007)->action, "RESET_GPU");
+    struct match_scanner *sc = match_scanner_new(p);
+    static const struct {
+        const char *line, *sig;
+    } cases[] = {
+        {"[ 8123.456789] NVRM: Xid (PCI:0000:01:00): 79, pid=1234, name=python3, GPU has fallen "
+         "off the bus.",
+         "C.xid.79"},
+        {"[Tue Nov 29 10:12:55 2026] NVRM: Xid (PCI:000f:01:00): 13, pid=4242, name=python3, "
+         "Graphics SM Warp Exception on (GPC 0, TPC 1, SM 0): Out Of Range Address",
+         "C.xid.13"},
+        {"kern  :err   : 2026-11-29T10:12:55,123456+00:00 NVRM: Xid (PCI:0000:3f:00): 46",
+         "C.xid.46"},
+        {"Nov 29 10:12:55 spark-01 kernel: NVRM: Xid (0000:03:00): 31, pid=4242, name=python3",
+         "C.xid.31"},
+        {"NVRM: Xid (PCI:0018:01:00): 149, NETIR_LINK_DOWN Fatal XC0 i0 Link 05 (0x004505c6 "
+         "0x00000000)",
+         "C.xid.149"},
+        {"NVRM: Xid (PCI:0000:04:00): 145, RLW_REMAP Nonfatal XC0 i0 Link 00 (0x00000004 "
+         "0x00000001)",
+         "C.xid.145.nonfatal"},
+        {"[ 1108.858286] nvidia-nvswitch0: SXid (PCI:0000:c3:00.0): 24007, Fatal, Link 28 "
+         "sourcetrack timeout error (First)",
+         "C.sxid.24007"},
+        {"nvidia-nvswitch3: SXid (PCI:0000:05:00.0): 12028, Non-fatal, Link 32 egress non-posted "
+         "PRIV error (First)",
+         "C.sxid.12028.nonfatal"},
+        {"[ 1843.308145] NVRM: fallen off the bus and is not responding to commands.", "C.xid.79"},
+    };
+    for (size_t i = 0; i < AZ_ARRAY_LEN(cases); i++) {
+        struct hits h = {0};
+        match_scanner_scan(sc, TOK_KIND_KERNEL, cases[i].line, strlen(cases[i].line), collect, &h);
+        cr_expect(has_hit(&h, cases[i].sig), "%s not hit by: %s", cases[i].sig, cases[i].line);
+    }
+    const struct match_sig *s79 = match_pack_find_sig(p, "C.xid.79");
+    cr_assert_not_null(s79);
+    cr_expect_eq(s79->strength, MATCH_DECISIVE);
+    cr_expect_str_eq(s79->code->action, "RESTART_BM");
+    match_scanner_free(sc);
+    match_pack_free(p);
 }
