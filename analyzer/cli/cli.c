@@ -100,7 +100,8 @@ static const char help_head[] =
     "  batch ROOT...           analyse every run under the ROOTs, one line per run\n"
     "                          (gotcha batch --help)\n"
     "  list                    the catalogue: id, symptom and fix of each known failure\n"
-    "  explain ID              one catalogue entry in full, with its signatures\n"
+    "  explain ID              one catalogue entry in full, with its signatures;\n"
+    "                          xid:79, sxid:24007: one NVIDIA fault code\n"
     "  patterns [--check] [DIR]\n"
     "                          print the pattern pack directory; with --check, validate\n"
     "                          the pack and run every signature's examples\n"
@@ -168,7 +169,9 @@ static void print_help(FILE *out, enum cli_command cmd, int explicit_command)
         break;
     case CLI_CMD_EXPLAIN:
         fputs("Usage: gotcha explain [--patterns DIR] [--extra-patterns DIR]... ID\n"
-              "Print one catalogue entry (G1..G10, C.xid, ...) in full, with its signatures.\n\n",
+              "Print one catalogue entry (G1..G10, C.xid, ...) in full, with its signatures;\n"
+              "or one fault code: xid:79, sxid:24007 (its name, meaning, severity and action);\n"
+              "or a fault-code table: xid, sxid.\n\n",
               out);
         fputs(help_pack, out);
         break;

@@ -167,10 +167,82 @@ static const struct match_entry *find_entry(const struct match_pack *pack, const
     return e;
 }
 
+/* One code of a catalogue ("xid:79"), or the whole table ("xid"). */
+static void explain_code(FILE *out, const struct match_pack *pack, const struct match_code *c)
+{
+    char head[64];
+    snprintf(head, sizeof head, "%s %ld", c->cat->label, c->code);
+    put_field(out, head, c->name);
+    put_field(out, "mnemonic", c->mnemonic);
+    put_field(out, "meaning", c->meaning);
+    put_field(out, "severity", c->severity);
+    char act[1024];
+    snprintf(act, sizeof act, "%s: %s", c->action, c->action_text);
+    put_field(out, "action", act);
+    const struct match_sig *s = match_pack_find_sig(pack, c->sig_id);
+    if (s) put_field(out, "strength", match_strength_name(s->strength));
+    put_field(out, "entry", c->cat->entry);
+    put_field(out, "source", c->cat->source);
+    fputs("\nA line's own Fatal/Non-fatal word, where it has one, overrides the severity.\n", out);
+}
+
+static void explain_table(FILE *out, const struct match_catalogue *cat)
+{
+    put_field(out, cat->id, cat->title);
+    put_field(out, "entry", cat->entry);
+    put_field(out, "source", cat->source);
+    fprintf(out, "\ncodes (%zu; gotcha explain %s:CODE for one):\n", cat->ncodes, cat->id);
+    for (size_t i = 0; i < cat->ncodes; i++) {
+        const struct match_code *c = &cat->codes[i];
+        fprintf(out, "  %6ld  %-8s  %-26s ", c->code, c->severity, c->action);
+        put_cell(out, c->name, 60, 0, 0);
+        fputc('\n', out);
+    }
+}
+
+/* "xid:79" or "xid": 1 when id names a catalogue (printed, or *rc set for an unknown code). */
+static int explain_catalogue(const struct match_pack *pack, const char *id, FILE *out, FILE *err,
+                             int *rc)
+{
+    char name[64];
+    const char *colon = strchr(id, ':');
+    size_t n = colon ? (size_t)(colon - id) : strlen(id);
+    if (n == 0 || n >= sizeof name) return 0;
+    memcpy(name, id, n);
+    name[n] = '\0';
+    const struct match_catalogue *cat = match_pack_find_catalogue(pack, name);
+    if (!cat) return 0;
+    *rc = CLI_EXIT_CLEAN;
+    if (!colon) {
+        explain_table(out, cat);
+        return 1;
+    }
+    char *end;
+    long code = strtol(colon + 1, &end, 10);
+    const struct match_code *c =
+        colon[1] && !*end && code >= 0 ? match_catalogue_find(cat, code) : NULL;
+    if (!c) {
+        struct az_buf b = AZ_BUF_INIT;
+        report_sanitize_terminal(&b, colon + 1, strlen(colon + 1));
+        fprintf(err, "gotcha: %s code '%s' is not in the catalogue (gotcha explain %s lists it)\n",
+                cat->label, b.data ? b.data : "", cat->id);
+        az_buf_free(&b);
+        *rc = CLI_EXIT_ERROR;
+        return 1;
+    }
+    explain_code(out, pack, c);
+    return 1;
+}
+
 int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err)
 {
     struct match_pack *pack = cli_load_pack(o, err);
     if (!pack) return CLI_EXIT_ERROR;
+    int rc;
+    if (explain_catalogue(pack, o->args[0], out, err, &rc)) {
+        match_pack_free(pack);
+        return rc;
+    }
     const struct match_entry *e = find_entry(pack, o->args[0]);
     if (!e) {
         struct az_buf b = AZ_BUF_INIT;
@@ -187,9 +259,13 @@ int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err)
     put_field(out, "check", e->check);
     put_field(out, "fix", e->fix);
     put_field(out, "source", e->source);
-    fprintf(out, "\nsignatures (%zu):\n", e->nsigs);
+    /* a catalogue's code signatures have no regex: the table lists them */
+    size_t ncode = 0;
+    for (size_t i = 0; i < e->nsigs; i++) ncode += e->sigs[i]->code != NULL;
+    fprintf(out, "\nsignatures (%zu):\n", e->nsigs - ncode);
     for (size_t i = 0; i < e->nsigs; i++) {
         const struct match_sig *s = e->sigs[i];
+        if (s->code) continue;
         fprintf(out, "  %s  %s  kinds: ", s->id, match_strength_name(s->strength));
         put_kinds(out, s->kinds);
         fputc('\n', out);
@@ -207,6 +283,9 @@ int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err)
         report_sanitize_terminal(&b, s->regex, strlen(s->regex));
         fprintf(out, "    regex:   %s\n", b.data ? b.data : "");
         az_buf_free(&b);
+        if (s->shape_of)
+            fprintf(out, "    codes:   looked up in catalogue %s (%zu codes: gotcha explain %s)\n",
+                     s->shape_of->id, s->shape_of->ncodes, s->shape_of->id);
     }
     match_pack_free(pack);
     return CLI_EXIT_CLEAN;
