@@ -514,6 +514,14 @@ static void verdict(struct html *x)
         h(x, rpt_first_error_fix(r), 0);
         az_buf_puts(x->out, "</p>");
     }
+    struct az_buf codes = AZ_BUF_INIT;
+    rpt_codes_text(r, &codes);
+    if (codes.len) {
+        az_buf_puts(x->out, "<p><b>Seen:</b> ");
+        h(x, codes.data, 0);
+        az_buf_puts(x->out, "</p>");
+    }
+    az_buf_free(&codes);
     az_buf_puts(x->out, "</section>\n<h2>First error</h2>\n");
     evidence_table(x, r->first_error, 1);
 }

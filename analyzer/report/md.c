@@ -197,6 +197,14 @@ static void none_section(struct md *m)
         inline_text(m, rpt_first_error_fix(r), 0);
         az_buf_puts(m->out, "\n\n");
     }
+    struct az_buf codes = AZ_BUF_INIT;
+    rpt_codes_text(r, &codes);
+    if (codes.len) {
+        az_buf_puts(m->out, "**Seen:** ");
+        inline_text(m, codes.data, 0);
+        az_buf_puts(m->out, "\n\n");
+    }
+    az_buf_free(&codes);
 }
 
 static void timeline_section(struct md *m)

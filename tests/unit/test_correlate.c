@@ -1035,3 +1035,107 @@ Test(correlate, decisive_common_failure_is_the_first_error_without_error_words)
     cr_assert_eq(r->first_error->line, 3u);
     corr_result_free(r);
 }
+
+/* ---- fault codes, root before noise (shipped pack) ----
+ * Shapes: the driver's "NVRM: Xid (PCI:...): N, pid=..., name=..., <text>" print
+ * (open-gpu-kernel-modules, NVIDIA Xid catalogue examples) in dmesg -T form; NCCL's
+ * "NCCL WARN NET/IB : Got non-fatal async event: port error" (nccl src/transport/net_ib.cc) with
+ * the host:pid:tid prefix NCCL puts on every line; the kernel OOM report of mm/oom_kill.c (4.x:
+ * "X invoked oom-killer: gfp_mask=...", then "Out of memory: Kill process N (x) score S or
+ * sacrifice child", "Killed process N (x) total-vm:...") and Slurm's task/cgroup "Detected N
+ * oom_kill events in StepId=..." error. */
+
+static const struct corr_code_seen *seen_code(const struct corr_result *r, long code)
+{
+    for (size_t i = 0; i < r->ncodes; i++)
+        if (r->codes[i].code->code == code) return &r->codes[i];
+    return NULL;
+}
+
+Test(correlate, repeated_xids_collapse_and_the_worst_names_the_run)
+{
+    use_shipped_pack();
+    char *log = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&log, &len);
+    for (int i = 0; i < 500; i++)
+        fprintf(f,
+                "[Tue May 12 10:%02d:%02d 2026] NVRM: Xid (PCI:0000:01:00): 13, pid=4242, "
+                "name=python3, Graphics SM Warp Exception on (GPC 0, TPC 1, SM 0): Out Of Range "
+                "Address\n",
+                i / 60 % 60, i % 60);
+    fputs("[Tue May 12 11:40:17 2026] NVRM: Xid (PCI:0000:01:00): 79, pid=4242, name=python3, "
+          "GPU has fallen off the bus.\n",
+          f);
+    fclose(f);
+    write_file("xids", "dmesg.log", log);
+    free(log);
+    struct corr_result *r = analyze_dir("xids");
+    cr_assert_str_eq(verdict_id(r), "none");
+    cr_assert_not_null(r->first_error);
+    /* the fatal fault outranks the earlier non-fatal application faults */
+    cr_assert_not_null(r->first_error->sig->code);
+    cr_expect_eq(r->first_error->sig->code->code, 79);
+    cr_expect_eq(r->first_error->line, 501u);
+    cr_assert_eq(r->ncodes, 2);
+    const struct corr_code_seen *x13 = seen_code(r, 13), *x79 = seen_code(r, 79);
+    cr_assert_not_null(x13);
+    cr_assert_not_null(x79);
+    cr_expect_eq(r->codes[0].code->code, 13, "in the order of their first line");
+    cr_expect_eq(x13->count, 500u, "every line counted, beyond the evidence kept");
+    cr_expect_eq(x79->count, 1u);
+    cr_expect_lt(x13->first.usec, x13->last.usec);
+    cr_expect_str_eq(x13->code->severity, "nonfatal");
+    corr_result_free(r);
+}
+
+Test(correlate, a_nonfatal_warning_never_outranks_the_error_that_follows)
+{
+    use_shipped_pack();
+    write_file("warn", "train.log",
+               "gpu-node-3:1234:5678 [0] NCCL WARN NET/IB : Got non-fatal async event: port error\n"
+               "2026-05-12 10:00:01,000 INFO step 10 loss 1.23\n"
+               "RuntimeError: Rank 3, iteration 12: found Inf in local grad norm\n");
+    struct corr_result *r = analyze_dir("warn");
+    cr_assert_not_null(r->first_error);
+    cr_expect_eq(r->first_error->line, 3u, "the error, not the earlier warning");
+    corr_result_free(r);
+    /* alone, the warning is still what the run shows */
+    write_file("warn-alone", "train.log",
+               "gpu-node-3:1234:5678 [0] NCCL WARN NET/IB : Got non-fatal async event: port error\n"
+               "2026-05-12 10:00:01,000 INFO step 10 loss 1.23\n");
+    r = analyze_dir("warn-alone");
+    cr_assert_not_null(r->first_error);
+    cr_expect_eq(r->first_error->line, 1u);
+    cr_expect(r->first_error->sig->noise);
+    corr_result_free(r);
+}
+
+Test(correlate, oom_report_names_the_victim_line_not_the_trigger)
+{
+    use_shipped_pack();
+    write_file(
+        "oom", "dmesg.log",
+        "[ 7512.331001] python3 invoked oom-killer: gfp_mask=0x6200ca(GFP_HIGHUSER_MOVABLE), "
+        "order=0, oom_score_adj=0\n"
+        "[ 7512.331090] CPU: 12 PID: 41321 Comm: python3 Not tainted 4.15.0-213-generic\n"
+        "[ 7512.339101] Out of memory: Kill process 41002 (pt_main_thread) score 912 or "
+        "sacrifice child\n"
+        "[ 7512.339104] Killed process 41002 (pt_main_thread) total-vm:130212340kB, "
+        "anon-rss:120001220kB, file-rss:4kB\n");
+    struct corr_result *r = analyze_dir("oom");
+    cr_assert_not_null(r->first_error_entry);
+    cr_expect_str_eq(r->first_error_entry->id, "C.oom-killer");
+    cr_expect_eq(r->first_error->line, 3u, "the kill line names the victim");
+    cr_expect(strstr(r->first_error->text, "pt_main_thread") != NULL);
+    corr_result_free(r);
+    write_file("slurm", "slurm-1742530.out",
+               "[2026-02-16 11:35:17] iteration 656001/993410 | lm loss: 1.0 |\n"
+               "slurmstepd: error: Detected 6 oom_kill events in StepId=1742530.0. Some of the "
+               "step tasks have been OOM Killed.\n");
+    r = analyze_dir("slurm");
+    cr_assert_not_null(r->first_error_entry);
+    cr_expect_str_eq(r->first_error_entry->id, "C.oom-killer");
+    cr_expect_eq(r->first_error->line, 2u);
+    corr_result_free(r);
+}

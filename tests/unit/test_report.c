@@ -1033,3 +1033,70 @@ Test(report, preflight_fails_a_confident_finding_that_is_not_the_verdict)
     cr_assert_null(strstr(t, "G4 FAIL"));
     free(t);
 }
+
+/* A catalogue fault code as the first error: the title names the code, the fix is the code's
+ * action, JSON carries code, severity, action and the collapsed repeats. */
+static struct match_catalogue cat_xid = {"xid", "Xid", "NVIDIA Xid", "C.xid", "test", 0, NULL};
+static struct match_code code79 = {&cat_xid,
+                                   79,
+                                   "ROBUST_CHANNEL_GPU_HAS_FALLEN_OFF_THE_BUS",
+                                   "GPU has fallen off the bus",
+                                   "the GPU no longer answers on PCIe",
+                                   "fatal",
+                                   "RESTART_BM",
+                                   "Reboot the node.",
+                                   "C.xid.79"};
+
+static void build_none_code(struct corr_result *r, struct match_sig *sig, struct corr_code_seen *s)
+{
+    build_none(r);
+    *sig = (struct match_sig){
+        "C.xid.79", &e_xid, MATCH_DECISIVE, 0, "", "Xid 79: GPU has fallen off the bus",
+        "",         0,      NULL,           0};
+    sig->code = &code79;
+    sig->severity = "fatal";
+    xid_ev.sig = sig;
+    *s = (struct corr_code_seen){&code79, 3, at(14, 2, 11), at(14, 2, 13)};
+    r->codes = s;
+    r->ncodes = 1;
+}
+
+Test(report, first_error_code_is_named_with_its_action)
+{
+    struct corr_result r;
+    struct match_sig sig;
+    struct corr_code_seen seen;
+    build_none_code(&r, &sig, &seen);
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_TEXT, &r, &o);
+    cr_assert_not_null(find_after(t, "First error: Xid 79: GPU has fallen off the bus", "No known"),
+                       "%s", t);
+    cr_assert_not_null(find_after(t, "Fix: Reboot the node.", "First error"), "%s", t);
+    cr_assert_not_null(find_after(t,
+                                  "Seen: Xid 79 \xc3\x97"
+                                  "3 (14:02:11 \xe2\x86\x92 14:02:13)",
+                                  "Fix:"),
+                       "%s", t);
+    cr_assert_not_null(strstr(t, "More: gotcha explain xid:79"), "%s", t);
+    free(t);
+    t = render(REPORT_JSON, &r, &o);
+    json_t *j = parse(t);
+    json_t *fe = json_object_get(j, "first_error");
+    cr_assert_str_eq(json_string_value(json_object_get(fe, "title")),
+                     "Xid 79: GPU has fallen off the bus");
+    cr_assert_str_eq(json_string_value(json_object_get(fe, "fix")), "Reboot the node.");
+    cr_assert_str_eq(json_string_value(json_object_get(fe, "catalogue")), "xid");
+    cr_assert_eq(json_integer_value(json_object_get(fe, "code")), 79);
+    cr_assert_str_eq(json_string_value(json_object_get(fe, "severity")), "fatal");
+    cr_assert_str_eq(json_string_value(json_object_get(fe, "action")), "RESTART_BM");
+    cr_assert_eq(json_integer_value(json_object_get(fe, "count")), 3);
+    cr_assert_str_eq(json_string_value(json_object_get(fe, "last_time")), "2026-05-12T14:02:13");
+    json_t *fc = json_object_get(j, "fault_codes");
+    cr_assert_eq(json_array_size(fc), 1);
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(fc, 0), "name")),
+                     "GPU has fallen off the bus");
+    json_decref(j);
+    int st = validate(t);
+    if (st != -1) cr_assert_eq(st, 0, "schema validation failed for:\n%s", t);
+    free(t);
+}
