@@ -101,7 +101,7 @@ static struct match_entry e_xid = {"C.xid",
                                    0,
                                    NULL};
 static struct match_sig sig_slowdown = {
-    "G4.sw-thermal-slowdown", &e_g4, MATCH_STRONG, 0, "", "", "", 0, NULL, 0};
+    "G4.sw-thermal-slowdown", &e_g4, MATCH_STRONG, 0, "", "", "", 0, NULL, 0, 0, NULL, "", NULL};
 
 static struct az_time at(unsigned h, unsigned m, unsigned s)
 {
@@ -1050,11 +1050,14 @@ static struct match_code code79 = {&cat_xid,
 static void build_none_code(struct corr_result *r, struct match_sig *sig, struct corr_code_seen *s)
 {
     build_none(r);
-    *sig = (struct match_sig){
-        "C.xid.79", &e_xid, MATCH_DECISIVE, 0, "", "Xid 79: GPU has fallen off the bus",
-        "",         0,      NULL,           0};
-    sig->code = &code79;
-    sig->severity = "fatal";
+    *sig = (struct match_sig){.id = "C.xid.79",
+                              .entry = &e_xid,
+                              .strength = MATCH_DECISIVE,
+                              .regex = "",
+                              .summary = "Xid 79: GPU has fallen off the bus",
+                              .note = "",
+                              .code = &code79,
+                              .severity = "fatal"};
     xid_ev.sig = sig;
     *s = (struct corr_code_seen){&code79, 3, at(14, 2, 11), at(14, 2, 13)};
     r->codes = s;
