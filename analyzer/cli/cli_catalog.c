@@ -285,7 +285,7 @@ int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err)
         az_buf_free(&b);
         if (s->shape_of)
             fprintf(out, "    codes:   looked up in catalogue %s (%zu codes: gotcha explain %s)\n",
-                     s->shape_of->id, s->shape_of->ncodes, s->shape_of->id);
+                    s->shape_of->id, s->shape_of->ncodes, s->shape_of->id);
     }
     match_pack_free(pack);
     return CLI_EXIT_CLEAN;
