@@ -177,8 +177,10 @@ static const struct match_sig *make_sig(struct match_loader *ld, struct match_en
     struct match_sig_priv *s = az_xcalloc(1, sizeof *s);
     char *id = base ? az_xasprintf("%s.%ld", e->pub.id, r->code)
                     : az_xasprintf("%s.%ld.%s", e->pub.id, r->code, fatal ? "fatal" : "nonfatal");
-    for (size_t i = 0; i < p->nsigs; i++)
-        if (strcmp(p->sigs[i]->pub.id, id) == 0)
+    /* a signature id is its entry's id, a dot and a name: only the entry's own signatures can
+     * clash (and its codes are distinct), so the check stays linear in the pack */
+    for (size_t i = 0; i < e->pub.nsigs; i++)
+        if (!e->pub.sigs[i]->code && strcmp(e->pub.sigs[i]->id, id) == 0)
             match_ld_problem(ld, id, "duplicate signature id (a catalogue code's)");
     s->pub.id = match_ld_own(p, id);
     free(id);
@@ -190,10 +192,7 @@ static const struct match_sig *make_sig(struct match_loader *ld, struct match_en
     char *sum = az_xasprintf("%s %ld: %s", r->cat->label, r->code, r->name);
     s->pub.summary = match_ld_own(p, sum);
     free(sum);
-    char *note = az_xasprintf("%s%s%s (NVIDIA: %s)", r->meaning, r->meaning[0] ? " " : "",
-                              r->action_text, r->action);
-    s->pub.note = match_ld_own(p, note);
-    free(note);
+    s->pub.note = r->meaning; /* the action is the code's own (match_code.action_text) */
     s->pub.noise = x->noise && !fatal;
     s->pub.code = r;
     s->pub.severity = fatal ? "fatal" : "nonfatal";

@@ -18,7 +18,8 @@
 
 #include "match/match_private.h"
 
-#define MAX_LITERALS 64 /* per signature */
+#define MAX_LITERALS  64          /* per signature */
+#define PACK_FILE_MAX (16u << 20) /* bytes of one pack file; the shipped ones are under 1 MiB */
 
 void match_ld_problem(struct match_loader *ld, const char *what, const char *fmt, ...)
 {
@@ -516,11 +517,43 @@ static void load_entry(struct match_loader *ld, json_t *je, size_t idx)
     }
 }
 
+/* The whole file in b (NUL-terminated); 0 on success, else errno. Read in one go: jansson's own
+ * file reader takes a locked getc() per byte, the larger part of loading the pack. */
+static int read_small_file(const char *path, struct az_buf *b)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return errno;
+    char chunk[65536];
+    size_t n;
+    int rc = 0;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (b->len + n > PACK_FILE_MAX) {
+            rc = EFBIG;
+            break;
+        }
+        az_buf_append(b, chunk, n);
+    }
+    if (!rc && ferror(f)) rc = EIO;
+    fclose(f);
+    az_buf_ensure(b, 1);
+    b->data[b->len] = '\0';
+    return rc;
+}
+
 static void load_file(struct match_loader *ld, const char *path)
 {
     json_error_t jerr;
     ld->file = path;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    struct az_buf text = AZ_BUF_INIT;
+    int rc = read_small_file(path, &text);
+    if (rc) {
+        ld->nerr++;
+        if (ld->err) az_buf_printf(ld->err, "%s: cannot read: %s\n", path, strerror(rc));
+        az_buf_free(&text);
+        return;
+    }
+    json_t *root = json_loadb(text.data, text.len, JSON_REJECT_DUPLICATES, &jerr);
+    az_buf_free(&text);
     if (!root) {
         ld->nerr++;
         if (ld->err)
