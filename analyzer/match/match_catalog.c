@@ -81,7 +81,7 @@ static void load_one(struct match_loader *ld, json_t *jc, size_t idx)
         {
             char aw[240];
             snprintf(aw, sizeof aw, "%s: action %s", what, key);
-            static const char *const afields[] = {"text", "role", NULL};
+            static const char *const afields[] = {"text", "role", "strength", NULL};
             if (!json_is_object(a)) {
                 match_ld_problem(ld, aw, "must be an object {\"text\": ...}");
                 continue;
@@ -91,6 +91,9 @@ static void load_one(struct match_loader *ld, json_t *jc, size_t idx)
             const char *role = match_ld_str(ld, aw, a, "role", 0);
             if (role && strcmp(role, "noise") && strcmp(role, "cause"))
                 match_ld_problem(ld, aw, "unknown role \"%s\" (cause or noise)", role);
+            const char *st = match_ld_str(ld, aw, a, "strength", 0);
+            if (st && match_ld_strength(st) < 0)
+                match_ld_problem(ld, aw, "unknown strength \"%s\"", st);
         }
     }
     if (!id || !label || !title || !entry || !actions || !codes) return;
@@ -144,6 +147,9 @@ static void load_one(struct match_loader *ld, json_t *jc, size_t idx)
         r->action_text = match_ld_own(p, text);
         const char *role = json_is_object(ja) ? json_string_value(json_object_get(ja, "role")) : 0;
         row->noise = role && strcmp(role, "noise") == 0;
+        const char *ast =
+            json_is_object(ja) ? json_string_value(json_object_get(ja, "strength")) : 0;
+        row->action_strength = ast ? match_ld_strength(ast) : -1;
         r->sig_id = "";
     }
     az_grow((void **)&p->cats, &p->cap_cats, p->ncats + 1, sizeof *p->cats);
@@ -186,8 +192,14 @@ static const struct match_sig *make_sig(struct match_loader *ld, struct match_en
     free(id);
     s->pub.entry = &e->pub;
     s->pub.kinds = kinds;
-    s->pub.strength =
-        base && x->strength >= 0 ? (enum match_strength)x->strength : default_strength(fatal);
+    /* the row's own strength, else its action's (an application the driver stopped is strong
+     * evidence of the failure whatever the GPU's state), else by severity */
+    if (base && x->strength >= 0)
+        s->pub.strength = (enum match_strength)x->strength;
+    else if (x->action_strength >= 0)
+        s->pub.strength = (enum match_strength)x->action_strength;
+    else
+        s->pub.strength = default_strength(fatal);
     s->pub.regex = "";
     char *sum = az_xasprintf("%s %ld: %s", r->cat->label, r->code, r->name);
     s->pub.summary = match_ld_own(p, sum);

@@ -43,8 +43,9 @@ struct match_sig_priv {
  * line's own word). */
 struct match_cat_row {
     struct match_code pub;
-    int strength; /* the row's explicit strength, or -1 */
-    int noise;    /* its action is declared "role": "noise" */
+    int strength;        /* the row's explicit strength, or -1 */
+    int action_strength; /* its action's declared strength, or -1 */
+    int noise;           /* its action is declared "role": "noise" */
 };
 
 struct match_catalogue_priv {

@@ -1099,6 +1099,11 @@ Test(match, shipped_catalogues_are_complete_and_resolve_real_shapes)
     cr_assert_not_null(s79);
     cr_expect_eq(s79->strength, MATCH_DECISIVE);
     cr_expect_str_eq(s79->code->action, "RESTART_BM");
+    /* a non-fatal code whose action restarts the application is strong: the app was stopped */
+    const struct match_sig *s13 = match_pack_find_sig(p, "C.xid.13");
+    cr_assert_not_null(s13);
+    cr_expect_eq(s13->strength, MATCH_STRONG);
+    cr_expect_str_eq(s13->severity, "nonfatal");
     match_scanner_free(sc);
     match_pack_free(p);
 }
