@@ -32,7 +32,8 @@ struct corr_state *corr_state_new(const struct corr_config *cfg)
         const struct match_sig *sig = match_pack_sig(cfg->pack, i);
         struct corr_sigfx *fx = &st->sigfx[i];
         fx->hostname = fx->host = fx->quant = -1;
-        fx->series = az_xcalloc(sig->nfacts ? sig->nfacts : 1, 1);
+        /* none for a signature without facts (a catalogue code's: most of the pack) */
+        fx->series = sig->nfacts ? az_xcalloc(sig->nfacts, 1) : NULL;
         for (size_t k = 0; k < sig->nfacts; k++) {
             const char *name = sig->facts[k].name;
             fx->series[k] = (signed char)corr_series_fact_index(name);
