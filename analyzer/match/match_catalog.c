@@ -13,6 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <jansson.h>
+
 #include "match/match_private.h"
 
 #define CODE_DIGITS_MAX 9 /* longest code text looked up (SXid codes have 5 digits) */

@@ -8,7 +8,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
 #include <pcre2.h> /* compiled regexes live in the private structs */
 
 #include "common/az.h"
@@ -132,6 +131,8 @@ size_t match_derive_literals(const char *regex, char **out, size_t maxout);
 
 /* ---- loading (match_load.c; match_catalog.c shares its helpers) ---- */
 
+struct json_t; /* jansson's (json_t), included only by the loader's .c files */
+
 struct match_loader {
     struct match_pack *p;
     struct az_buf *err;
@@ -146,16 +147,16 @@ void match_ld_problem(struct match_loader *ld, const char *what, const char *fmt
 /* A copy of s ("" for NULL) owned by the pack. */
 const char *match_ld_own(struct match_pack *p, const char *s);
 /* Report every key of obj not in allowed (NULL-terminated). */
-void match_ld_fields(struct match_loader *ld, const char *what, json_t *obj,
+void match_ld_fields(struct match_loader *ld, const char *what, struct json_t *obj,
                      const char *const *allowed);
 /* The string field key of obj; NULL (reported when required) when absent or not a string. */
-const char *match_ld_str(struct match_loader *ld, const char *what, json_t *obj, const char *key,
-                         int required);
+const char *match_ld_str(struct match_loader *ld, const char *what, struct json_t *obj,
+                         const char *key, int required);
 /* "decisive" ... "context" -> enum match_strength; -1 when unknown. */
 int match_ld_strength(const char *name);
 
 /* A file's "catalogues" list (match_catalog.c): each catalogue parsed and kept in the pack. */
-void match_catalogues_load(struct match_loader *ld, json_t *list);
+void match_catalogues_load(struct match_loader *ld, struct json_t *list);
 /* After every file: each catalogue's code signatures made and added to its entry, and each
  * line-shape signature tied to its catalogue (problems reported). */
 void match_catalogues_build(struct match_loader *ld);
