@@ -291,5 +291,11 @@ void corr_evidence_from_rec(const struct corr_state *st, const struct corr_rec *
     ev->lane = az_xstrdup(r->lane ? r->lane : "");
     ev->text = az_xstrdup(r->text ? r->text : "");
     ev->sig = r->sig;
-    ev->note = az_xstrdup(note ? note : (r->sig && r->sig->summary ? r->sig->summary : ""));
+    /* a catalogue shape's own hit is a code its table does not list: say which */
+    const struct corr_fact_copy *code =
+        !note && r->sig && r->sig->shape_of ? corr_rec_fact(r, "code") : NULL;
+    if (code && code->val)
+        ev->note = az_xasprintf("%s %s: not in the catalogue", r->sig->shape_of->label, code->val);
+    else
+        ev->note = az_xstrdup(note ? note : (r->sig && r->sig->summary ? r->sig->summary : ""));
 }

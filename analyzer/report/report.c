@@ -261,6 +261,10 @@ const char *rpt_first_error_title(const struct corr_result *r)
 {
     const struct match_code *c = rpt_first_error_code(r);
     if (c) return r->first_error->sig->summary; /* "Xid 79: GPU has fallen off the bus" */
+    /* a code the catalogue does not list: "Xid 999: not in the catalogue" (its evidence note) */
+    if (r->first_error && r->first_error->sig && r->first_error->sig->shape_of &&
+        r->first_error->note && r->first_error->note[0])
+        return r->first_error->note;
     return rpt_entry_title(r->first_error_entry);
 }
 

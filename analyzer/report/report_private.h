@@ -80,7 +80,8 @@ const char *rpt_entry_id(const struct match_entry *e);
 const char *rpt_entry_title(const struct match_entry *e);
 const char *rpt_entry_fix(const struct match_entry *e);
 /* The first error's title and fix: a catalogue code's own ("Xid 79: GPU has fallen off the
- * bus", its action), else its entry's; "" when none. */
+ * bus", its action; "Xid 999: not in the catalogue" and the entry's fix for a code the table does
+ * not list), else its entry's; "" when none. */
 const char *rpt_first_error_title(const struct corr_result *r);
 const char *rpt_first_error_fix(const struct corr_result *r);
 /* The catalogue code of the first error, or NULL; and how often the run shows it (NULL when

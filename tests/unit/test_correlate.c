@@ -1140,3 +1140,20 @@ Test(correlate, oom_report_names_the_victim_line_not_the_trigger)
     cr_expect_eq(r->first_error->line, 2u);
     corr_result_free(r);
 }
+
+/* A code NVIDIA's table does not list (a newer driver's) is still the run's Xid, named by number.
+ */
+Test(correlate, an_xid_the_catalogue_does_not_list_is_named_by_its_number)
+{
+    use_shipped_pack();
+    write_file("new", "dmesg.log",
+               "[ 8123.456789] NVRM: Xid (PCI:0000:01:00): 999, pid=4242, name=python3, new "
+               "fault\n");
+    struct corr_result *r = analyze_dir("new");
+    cr_assert_not_null(r->first_error);
+    cr_assert_str_eq(r->first_error_entry->id, "C.xid");
+    cr_expect_null(r->first_error->sig->code);
+    cr_expect_str_eq(r->first_error->note, "Xid 999: not in the catalogue");
+    cr_expect_eq(r->ncodes, 0);
+    corr_result_free(r);
+}
