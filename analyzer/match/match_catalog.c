@@ -229,12 +229,12 @@ static int fact_index(const struct match_sig_priv *s, const char *name)
 void match_catalogues_build(struct match_loader *ld)
 {
     struct match_pack *p = ld->p;
-    ld->file = "catalogues";
     /* tie each shape to its catalogue */
     size_t nsigs0 = p->nsigs;
     for (size_t i = 0; i < nsigs0; i++) {
         struct match_sig_priv *s = p->sigs[i];
         if (!s->cat_name) continue;
+        ld->file = s->pub.entry->source; /* problems name the file that defines the entry */
         struct match_catalogue_priv *c = NULL;
         for (size_t k = 0; k < p->ncats && !c; k++)
             if (strcmp(p->cats[k]->pub.id, s->cat_name) == 0) c = p->cats[k];
@@ -256,6 +256,7 @@ void match_catalogues_build(struct match_loader *ld)
     }
     for (size_t k = 0; k < p->ncats; k++) {
         struct match_catalogue_priv *c = p->cats[k];
+        ld->file = c->pub.source;
         struct match_entry_priv *e = entry_of(p, c->pub.entry);
         uint32_t kinds = 0;
         for (size_t i = 0; i < nsigs0; i++)
@@ -286,6 +287,7 @@ void match_catalogues_build(struct match_loader *ld)
     }
     for (size_t i = 0; i < nsigs0; i++) {
         const struct match_sig_priv *s = p->sigs[i];
+        ld->file = s->pub.entry->source;
         if (s->cat && s->fixed_code >= 0 && !match_catalogue_find(&s->cat->pub, s->fixed_code))
             match_ld_problem(ld, s->pub.id, "code %ld is not in catalogue %s", s->fixed_code,
                              s->cat->pub.id);
