@@ -150,10 +150,12 @@ asan:
 eval: $(BIN)
 	GOTCHA_BIN=$(abspath $(BIN)) sh tests/tools/eval.sh corpus
 
-# Accuracy on real logs from public issue threads (tests/realworld*/): measured, not a gate.
+# Accuracy on real logs from public threads (tests/realworld/<batch>/<case>/): measured, not a gate.
+# Prints the per-label confusion, first-error and root-line accuracy, per-batch figures and the
+# blind history (tests/realworld/BLIND.md). BATCH=b05 measures one batch alone (the blind run).
 eval-real: $(BIN)
-	-GOTCHA_BIN=$(abspath $(BIN)) sh tests/tools/eval.sh tests/realworld
-	-GOTCHA_BIN=$(abspath $(BIN)) sh tests/tools/eval.sh tests/realworld2
+	-GOTCHA_BIN=$(abspath $(BIN)) sh tests/tools/eval.sh tests/realworld$(if $(BATCH),/$(BATCH)) \
+	    --history=tests/realworld/BLIND.md
 
 golden-update: $(BIN)
 	GOTCHA_BIN=$(abspath $(BIN)) GOLDEN_UPDATE=1 sh tests/cli/run.sh
