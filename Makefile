@@ -3,6 +3,7 @@
 #   make            build ./gotcha (release objects under build/release/)
 #   make test       build and run the unit tests, CLI golden tests and the accuracy evaluation
 #   make asan       the unit and CLI tests under AddressSanitizer + UBSan (objects in build/asan/)
+#   make test-arm64 cross-build for aarch64, run the tests under qemu-user, compare the reports
 #   make dev        build with -Werror
 #   make bench      speed and memory figures (see bench/README.md)
 #   make eval       accuracy on the labelled corpus/ (make eval-real: on real public logs)
@@ -22,6 +23,10 @@ CC       ?= cc
 PKG_CONFIG ?= pkg-config
 LIBS_PKG := libpcre2-8 libzstd libarchive jansson
 TEST_PKG := criterion
+# Criterion's flags; a cross build sets them itself (tests/tools/arm64.sh), as its .pc file pulls in
+# the .pc files of four more -dev packages.
+TEST_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags $(TEST_PKG) 2>/dev/null)
+TEST_LIBS   ?= $(shell $(PKG_CONFIG) --libs $(TEST_PKG) 2>/dev/null)
 
 # Debian/Ubuntu package for each pkg-config module, for the one-line "install X" message.
 deb_libpcre2-8 := libpcre2-dev
@@ -50,7 +55,7 @@ WARNFLAGS += -Werror
 endif
 
 # Only resolve pkg-config flags for goals that compile; `make deps` must work without them.
-NEED_LIBS := $(filter-out deps demo help clean uninstall,$(or $(MAKECMDGOALS),all))
+NEED_LIBS := $(filter-out deps demo help clean uninstall test-arm64,$(or $(MAKECMDGOALS),all))
 ifneq ($(NEED_LIBS),)
 missing := $(strip $(foreach p,$(LIBS_PKG),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),,$(p))))
 ifneq ($(missing),)
@@ -84,7 +89,7 @@ else
 BIN := $(BUILD)/gotcha
 endif
 
-.PHONY: eval-real html-test unit-one all dev test asan check unit cli-test eval bench demo deps install uninstall clean \
+.PHONY: test-arm64 eval-real html-test unit-one all dev test asan check unit cli-test eval bench demo deps install uninstall clean \
         golden-update format format-check help
 all: $(BIN)
 
@@ -96,12 +101,12 @@ $(BUILD)/%.o: %.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(TEST_BIN): $(TEST_OBJ) $(LIB_OBJ) $(CLI_LIB_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(shell $(PKG_CONFIG) --libs $(TEST_PKG))
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LIBS)
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
-	@$(PKG_CONFIG) --exists $(TEST_PKG) || { echo "missing library criterion: install it with 'sudo apt-get install libcriterion-dev' or run 'make deps'" >&2; exit 1; }
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(shell $(PKG_CONFIG) --cflags $(TEST_PKG)) -Wno-missing-prototypes -c -o $@ $<
+	@test -n "$(TEST_LIBS)" || { echo "missing library criterion: install it with 'sudo apt-get install libcriterion-dev' or run 'make deps'" >&2; exit 1; }
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) -Wno-missing-prototypes -c -o $@ $<
 
 # One module's tests alone, linked with that module and the ones it may use, so a module can be
 # tested before the stages above it exist:  make unit-one T=ingest
@@ -118,7 +123,7 @@ unit-one: $(BUILD)/tests/test_$(T)
 	GOTCHA_PATTERNS=$(abspath patterns) GOTCHA_TOP=$(CURDIR) $< --short-filename
 .SECONDEXPANSION:
 $(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $$(call mods_objs,$$*)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(shell $(PKG_CONFIG) --libs $(TEST_PKG))
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LIBS)
 
 dev:
 	$(MAKE) WERROR=1 all
@@ -146,6 +151,12 @@ html-test: $(BIN)
 
 asan:
 	$(MAKE) SANITIZE=address,undefined check
+
+# The aarch64 build under qemu-user: unit, CLI and eval on the cross build, and every corpus report
+# byte-identical to this machine's (tests/tools/arm64.sh; its setup installs the toolchain as root).
+test-arm64:
+	sh tests/tools/arm64.sh setup
+	sh tests/tools/arm64.sh test
 
 eval: $(BIN)
 	GOTCHA_BIN=$(abspath $(BIN)) sh tests/tools/eval.sh corpus
@@ -199,6 +210,6 @@ clean:
 	rm -rf build gotcha
 
 help:
-	@sed -n '3,12p' Makefile
+	@sed -n '3,13p' Makefile
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
