@@ -181,25 +181,19 @@ static int host_byte(unsigned char c)
 }
 
 /*
- * Can tok_parse_lane() find a host in this record? It names one only for NCCL's
- * "host:pid:tid [dev]" prefix or a syslog "host tag:" after the stamp (which ends at tend), so a
- * record that has neither shape cannot add a host and its lane is parsed only if it matches.
- * A cheap superset of tok_parse_lane()'s own checks: it never misses a host.
+ * Can tok_record_lane() find a host in this record? It names one from a prefix (pf->host: a
+ * syslog or journal host, Ray's ip=) or from NCCL's "host:pid:tid [dev]" at the start of the
+ * body, so a record with neither cannot add a host and its lane is parsed only if it matches.
+ * A cheap superset of tok_record_lane()'s own checks: it never misses a host.
  */
-static int may_name_host(const char *p, size_t len, size_t tend, int timed)
+static int may_name_host(const char *p, const struct tok_prefix *pf)
 {
-    size_t i = 0;
+    if (pf->host.len) return 1;
+    size_t i = pf->body, len = pf->body + pf->body_len;
     while (i < len && (p[i] == ' ' || p[i] == '\t')) i++;
     size_t j = i, lim = AZ_MIN(len, i + 80);
     while (j < lim && host_byte((unsigned char)p[j])) j++;
-    if (j > i && j < lim && p[j] == ':') return 1;
-    if (!timed) return 0;
-    i = tend;
-    while (i < len && p[i] == ' ') i++;
-    lim = AZ_MIN(len, i + 64);
-    j = i;
-    while (j < lim && host_byte((unsigned char)p[j])) j++;
-    return j > i && ascii_alnum((unsigned char)p[i]) && j < lim && p[j] == ' ';
+    return j > i && j < lim && p[j] == ':';
 }
 
 int corr_lower_at(const char *p, size_t len, size_t at, const char *needle, size_t n)
@@ -259,7 +253,10 @@ void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct cor
                        char *lane)
 {
     s->tend = 0;
-    s->t = tok_parse_time(kind, p, len, &s->tend);
+    struct tok_prefix pf;
+    s->t = tok_record_parse(p, len, &pf, &s->tend);
+    s->body = pf.body;
+    s->body_len = pf.body_len;
     if (s->t.kind == AZ_TIME_NONE && corr_is_smi_kind(kind)) {
         /* nvidia-smi's table header and -q "Timestamp : Sat Nov 29 10:12:55 2026". */
         const char *colon = memchr(p, ':', AZ_MIN(len, (size_t)60));
@@ -269,8 +266,8 @@ void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct cor
             s->t = corr_parse_ctime(p, len);
     }
     s->boot_marker = is_boot_marker(kind, p, len);
-    s->may_name = may_name_host(p, len, s->tend, s->tend > 0);
-    s->lane_len = s->may_name ? tok_parse_lane(kind, p, len, lane, CORR_LANE_MAX) : 0;
+    s->may_name = may_name_host(p, &pf);
+    s->lane_len = s->may_name ? tok_record_lane(&pf, p, len, lane, CORR_LANE_MAX) : 0;
 }
 
 /* One record into st. A pipe worker may have stamped it (stamp and its lane text) and prepared
@@ -332,10 +329,14 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
     corr_series_record(st, fi, p, len, line->lineno, t, own);
     if ((seq & 4095) == 4095) sampling_refresh(st);
 
+    /* Signatures see the message, not the prefixes around it (see tok.h); evidence keeps the
+     * whole record. */
+    const char *body = p + stamp->body;
     if (mb)
-        match_scanner_replay(scanner, mb, mi, p, len, &st->sampling, on_hit, &c);
+        match_scanner_replay(scanner, mb, mi, body, stamp->body_len, &st->sampling, on_hit, &c);
     else
-        match_scanner_scan_sampled(scanner, f->kind, p, len, &st->sampling, on_hit, &c);
+        match_scanner_scan_sampled(scanner, f->kind, body, stamp->body_len, &st->sampling, on_hit,
+                                   &c);
 
     f = &st->files[fi]; /* the callbacks never grow files, but stay safe */
     if (!f->first_line) {
