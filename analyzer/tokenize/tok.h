@@ -86,10 +86,18 @@ struct tok_span {
     uint32_t off, len;
 };
 
+/* One stripped layer. */
+struct tok_layer {
+    const char *name;          /* the shape: "compose", "torchrun", "vllm" ... (static) */
+    enum tok_prefix_class cls;
+    uint32_t end;              /* offset just past it */
+    int timed;                 /* it carried a timestamp */
+};
+
 struct tok_prefix {
     size_t body, body_len; /* the message: p[body .. body + body_len) */
     unsigned nlayers;
-    const char *layer[TOK_PREFIX_LAYERS_MAX]; /* shape names, outermost first (static strings) */
+    struct tok_layer layer[TOK_PREFIX_LAYERS_MAX]; /* outermost first */
     /* facts, each a span of the record; an inner layer's value replaces an outer one's */
     struct tok_span process; /* "EngineCore_DP0", "RayWorkerWrapper", "TP0", torchrun's role */
     struct tok_span pid;     /* "12473" */

@@ -516,6 +516,17 @@ static void commit(struct tok_prefix *out, const struct caps *c)
     }
 }
 
+static void add_layer(struct tok_prefix *out, const struct caps *c, const char *name,
+                      enum tok_prefix_class cls, size_t end)
+{
+    commit(out, c);
+    struct tok_layer *l = &out->layer[out->nlayers++];
+    l->name = name;
+    l->cls = cls;
+    l->end = (uint32_t)end;
+    l->timed = c->time.kind != AZ_TIME_NONE;
+}
+
 unsigned tok_prefix_strip(const char *p, size_t len, enum tok_prefix_class upto,
                           struct tok_prefix *out)
 {
@@ -541,8 +552,7 @@ unsigned tok_prefix_strip(const char *p, size_t len, enum tok_prefix_class upto,
             size_t bs = 0, be = 0;
             const char *name = json_layer(p, end, &cp, &bs, &be);
             if (!name) break;
-            commit(out, &cp);
-            out->layer[out->nlayers++] = name;
+            add_layer(out, &cp, name, TOK_PREFIX_TRANSPORT, bs);
             i = bs;
             end = be;
             json = 1;
@@ -562,8 +572,7 @@ unsigned tok_prefix_strip(const char *p, size_t len, enum tok_prefix_class upto,
             }
         }
         if (!hit) break;
-        commit(out, &cp);
-        out->layer[out->nlayers++] = hit->name;
+        add_layer(out, &cp, hit->name, hit->cls, next);
         i = next;
         floor = hit->cls;
         if (hit->cls == TOK_PREFIX_MESSAGE) break;
