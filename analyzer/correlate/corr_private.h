@@ -340,8 +340,8 @@ void corr_score(struct corr_state *st, struct corr_result *r);
 struct corr_stamp {
     struct az_time t; /* kind NONE when the record has no time of its own */
     size_t tend;      /* where the time ended (tok_parse_time()) */
-    size_t body;      /* the message past the record's prefixes (tok_prefix_strip()): what the */
-    size_t body_len;  /* signatures see, p[body .. body + body_len) */
+    struct tok_lane_src src; /* the message past the record's prefixes (tok_prefix_strip()),
+                                what the signatures see, and the rank and host they named */
     int boot_marker;  /* "-- Boot ...", "-- Reboot --", a kernel "Linux version" line */
     int may_name;     /* the record has a shape that can name a host: its lane was parsed */
     size_t lane_len;  /* tok_parse_lane()'s length, 0 when it found none */

@@ -21,6 +21,7 @@ struct feed_ctx {
     size_t file;
     const char *p;
     size_t len;
+    const struct corr_stamp *stamp;
     struct corr_rec proto; /* fields only; lane/text point into the record, never freed */
     int smi_kind;
     int have_level, have_lane;
@@ -44,7 +45,7 @@ static void need_lane(struct feed_ctx *c)
 {
     if (c->have_lane) return;
     const struct corr_file *f = &c->st->files[c->file];
-    if (!tok_parse_lane(f->kind, c->p, c->len, c->lane, sizeof c->lane))
+    if (!tok_lane_from(&c->stamp->src, c->p, c->len, c->lane, sizeof c->lane))
         memcpy(c->lane, f->lane, sizeof c->lane);
     c->proto.lane = c->lane;
     c->have_lane = 1;
@@ -186,7 +187,7 @@ static int host_byte(unsigned char c)
  * body, so a record with neither cannot add a host and its lane is parsed only if it matches.
  * A cheap superset of tok_record_lane()'s own checks: it never misses a host.
  */
-static int may_name_host(const char *p, const struct tok_prefix *pf)
+static int may_name_host(const char *p, const struct tok_lane_src *pf)
 {
     if (pf->host.len) return 1;
     size_t i = pf->body, len = pf->body + pf->body_len;
@@ -255,8 +256,7 @@ void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct cor
     s->tend = 0;
     struct tok_prefix pf;
     s->t = tok_record_parse(p, len, &pf, &s->tend);
-    s->body = pf.body;
-    s->body_len = pf.body_len;
+    tok_lane_src_of(&pf, &s->src);
     if (s->t.kind == AZ_TIME_NONE && corr_is_smi_kind(kind)) {
         /* nvidia-smi's table header and -q "Timestamp : Sat Nov 29 10:12:55 2026". */
         const char *colon = memchr(p, ':', AZ_MIN(len, (size_t)60));
@@ -266,8 +266,8 @@ void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct cor
             s->t = corr_parse_ctime(p, len);
     }
     s->boot_marker = is_boot_marker(kind, p, len);
-    s->may_name = may_name_host(p, &pf);
-    s->lane_len = s->may_name ? tok_record_lane(&pf, p, len, lane, CORR_LANE_MAX) : 0;
+    s->may_name = may_name_host(p, &s->src);
+    s->lane_len = s->may_name ? tok_lane_from(&s->src, p, len, lane, CORR_LANE_MAX) : 0;
 }
 
 /* One record into st. A pipe worker may have stamped it (stamp and its lane text) and prepared
@@ -307,6 +307,7 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
     c.file = fi;
     c.p = p;
     c.len = len;
+    c.stamp = stamp;
     c.smi_kind = corr_is_smi_kind(f->kind);
     c.have_level = c.have_lane = 0;
     memset(&c.proto, 0, sizeof c.proto);
@@ -331,12 +332,13 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
 
     /* Signatures see the message, not the prefixes around it (see tok.h); evidence keeps the
      * whole record. */
-    const char *body = p + stamp->body;
+    const char *body = p + stamp->src.body;
     if (mb)
-        match_scanner_replay(scanner, mb, mi, body, stamp->body_len, &st->sampling, on_hit, &c);
+        match_scanner_replay(scanner, mb, mi, body, stamp->src.body_len, &st->sampling, on_hit,
+                             &c);
     else
-        match_scanner_scan_sampled(scanner, f->kind, body, stamp->body_len, &st->sampling, on_hit,
-                                   &c);
+        match_scanner_scan_sampled(scanner, f->kind, body, stamp->src.body_len, &st->sampling,
+                                   on_hit, &c);
 
     f = &st->files[fi]; /* the callbacks never grow files, but stay safe */
     if (!f->first_line) {

@@ -155,6 +155,18 @@ struct az_time tok_record_parse(const char *p, size_t len, struct tok_prefix *pf
 size_t tok_record_lane(const struct tok_prefix *pf, const char *p, size_t len, char *out,
                        size_t outsz);
 
+/* What tok_record_lane() reads of a tok_prefix: small enough to keep beside each record, so a
+ * lane asked for later (a record that matched) does not strip the prefixes again. */
+struct tok_lane_src {
+    size_t body, body_len;
+    struct tok_span host, rank;
+};
+
+void tok_lane_src_of(const struct tok_prefix *pf, struct tok_lane_src *out);
+/* tok_record_lane() from a tok_lane_src of record p / len. */
+size_t tok_lane_from(const struct tok_lane_src *src, const char *p, size_t len, char *out,
+                     size_t outsz);
+
 /**
  * tok_parse_lane() : the host and/or rank a record belongs to, when it says so: the host and rank
  * its prefixes name ("[rank1]:", torchrun's "[default0]:", vLLM's "rank=1", the host of a syslog

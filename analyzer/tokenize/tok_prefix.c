@@ -23,6 +23,8 @@
  *   %u  Ray's elapsed time "2m13s"   %-  a run of '-'   %_  one or more spaces   %2  two or more
  *   %b  one optional space           %>X  the next byte must be X (not consumed)
  */
+#include <assert.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "tokenize/tok_private.h"
@@ -38,6 +40,8 @@ struct shape {
     const char *name; /* reported in tok_prefix.layer */
     enum tok_prefix_class cls;
     const char *tmpl;
+    char after_word; /* for a shape that starts with a name: the byte after that name and its
+                        padding ('|' for compose, ':' for srun): a cheap filter, 0 for none */
 };
 
 /*
@@ -54,32 +58,35 @@ struct shape {
  * Order matters within a first byte: the more specific shape first.
  */
 static const struct shape shapes[] = {
-    {"compose", TOK_PREFIX_TRANSPORT, "%s%_| "},
-    {"compose", TOK_PREFIX_TRANSPORT, "%S%2| "},
-    {"kubectl", TOK_PREFIX_TRANSPORT, "[pod/%o/%c] "},
-    {"syslog", TOK_PREFIX_TRANSPORT, "%T %h %g:%b"},
-    {"srun", TOK_PREFIX_TRANSPORT, "%k: "},
-    {"srun", TOK_PREFIX_TRANSPORT, "%k:%>["},
-    {"mpirun", TOK_PREFIX_TRANSPORT, "[%d,%r]<%x>:"},
-    {"mpirun", TOK_PREFIX_TRANSPORT, "%C[%d,%r]<%x>:"},
-    {"pdsh", TOK_PREFIX_TRANSPORT, "%H: %>["},
-    {"torchrun", TOK_PREFIX_PROCESS, "[%R]:%b"},
-    {"process-tag", TOK_PREFIX_PROCESS, "(%P pid=%p)%b"},
-    {"process-tag", TOK_PREFIX_PROCESS, "(%P rank=%r pid=%p)%b"},
-    {"process-tag", TOK_PREFIX_PROCESS, "(%P pid=%p, ip=%a)%b"},
-    {"ray", TOK_PREFIX_PROCESS, "(pid=%p)%b"},
-    {"ray", TOK_PREFIX_PROCESS, "(pid=%p, ip=%a)%b"},
-    {"ray", TOK_PREFIX_PROCESS, "(raylet)%b"},
-    {"ray", TOK_PREFIX_PROCESS, "(raylet, ip=%a)%b"},
-    {"ray", TOK_PREFIX_PROCESS, "(autoscaler +%u)%b"},
-    {"ray", TOK_PREFIX_PROCESS, "(scheduler +%u)%b"},
-    {"vllm", TOK_PREFIX_MESSAGE, "%l %m [%f] "},
-    {"vllm", TOK_PREFIX_MESSAGE, "%l %m %f] "},
-    {"deepspeed", TOK_PREFIX_MESSAGE, "[%I] [%l] [%f] "},
-    {"sglang", TOK_PREFIX_MESSAGE, "[%I%w] "},
-    {"hf", TOK_PREFIX_MESSAGE, "[%l|%f] "},
-    {"ipython", TOK_PREFIX_MESSAGE, "%-> %d "},
+    {"compose", TOK_PREFIX_TRANSPORT, "%s%_| ", '|'},
+    {"compose", TOK_PREFIX_TRANSPORT, "%S%2| ", '|'},
+    {"kubectl", TOK_PREFIX_TRANSPORT, "[pod/%o/%c] ", 0},
+    {"syslog", TOK_PREFIX_TRANSPORT, "%T %h %g:%b", 0},
+    {"srun", TOK_PREFIX_TRANSPORT, "%k: ", ':'},
+    {"srun", TOK_PREFIX_TRANSPORT, "%k:%>[", ':'},
+    {"mpirun", TOK_PREFIX_TRANSPORT, "[%d,%r]<%x>:", 0},
+    {"mpirun", TOK_PREFIX_TRANSPORT, "%C[%d,%r]<%x>:", 0},
+    {"pdsh", TOK_PREFIX_TRANSPORT, "%H: %>[", ':'},
+    {"torchrun", TOK_PREFIX_PROCESS, "[%R]:%b", 0},
+    {"process-tag", TOK_PREFIX_PROCESS, "(%P pid=%p)%b", 0},
+    {"process-tag", TOK_PREFIX_PROCESS, "(%P rank=%r pid=%p)%b", 0},
+    {"process-tag", TOK_PREFIX_PROCESS, "(%P pid=%p, ip=%a)%b", 0},
+    {"ray", TOK_PREFIX_PROCESS, "(pid=%p)%b", 0},
+    {"ray", TOK_PREFIX_PROCESS, "(pid=%p, ip=%a)%b", 0},
+    {"ray", TOK_PREFIX_PROCESS, "(raylet)%b", 0},
+    {"ray", TOK_PREFIX_PROCESS, "(raylet, ip=%a)%b", 0},
+    {"ray", TOK_PREFIX_PROCESS, "(autoscaler +%u)%b", 0},
+    {"ray", TOK_PREFIX_PROCESS, "(scheduler +%u)%b", 0},
+    {"vllm", TOK_PREFIX_MESSAGE, "%l %m [%f] ", 0},
+    {"vllm", TOK_PREFIX_MESSAGE, "%l %m %f] ", 0},
+    {"deepspeed", TOK_PREFIX_MESSAGE, "[%I] [%l] [%f] ", 0},
+    {"sglang", TOK_PREFIX_MESSAGE, "[%I%w] ", 0},
+    {"hf", TOK_PREFIX_MESSAGE, "[%l|%f] ", 0},
+    {"ipython", TOK_PREFIX_MESSAGE, "%-> %d ", 0},
 };
+
+/* candidates() keeps one bit per shape in a uint32_t */
+_Static_assert(sizeof shapes / sizeof shapes[0] <= 32, "more than 32 prefix shapes");
 
 /* ---- byte classes ---- */
 
@@ -120,17 +127,35 @@ static int is_proc(unsigned char c)
 enum cap_field { CAP_PROCESS, CAP_PID, CAP_RANK, CAP_TASK, CAP_HOST, CAP_IP, CAP_SERVICE, CAP_POD,
                  CAP_SOURCE, CAP_COUNT };
 
+/* What one attempt read. Fields are appended, not stored in a table, so starting an attempt
+ * costs three stores: most attempts fail at their first byte. */
+#define CAPS_MAX 8 /* more fields than any shape has */
+
 struct caps {
-    struct tok_span f[CAP_COUNT];
+    unsigned n;
+    struct {
+        enum cap_field f;
+        struct tok_span s;
+    } put[CAPS_MAX];
     enum tok_level level;
     struct az_time time;
     size_t time_end;
 };
 
+static void caps_reset(struct caps *c)
+{
+    c->n = 0;
+    c->level = TOK_LEVEL_NONE;
+    c->time.kind = AZ_TIME_NONE;
+}
+
 static void put(struct caps *c, enum cap_field f, size_t off, size_t n)
 {
-    c->f[f].off = (uint32_t)off;
-    c->f[f].len = (uint32_t)n;
+    if (c->n >= CAPS_MAX) return;
+    c->put[c->n].f = f;
+    c->put[c->n].s.off = (uint32_t)off;
+    c->put[c->n].s.len = (uint32_t)n;
+    c->n++;
 }
 
 /* A run of bytes of class cls at p[i..end), at most max: its length (0 when none). */
@@ -375,6 +400,42 @@ static int first_ok(const char *t, unsigned char c)
     }
 }
 
+/*
+ * The shapes a record's first byte can start, as a bit set in table order, one per byte value:
+ * built once from first_ok(), so the stripper tries only those (a line of python logging, tqdm
+ * or NCCL output has two or three candidates, each failing within a few bytes).
+ */
+static uint32_t first_byte_shapes[256];
+static pthread_once_t first_byte_once = PTHREAD_ONCE_INIT;
+
+static void first_byte_build(void)
+{
+    for (unsigned c = 0; c < 256; c++)
+        for (size_t k = 0; k < AZ_ARRAY_LEN(shapes); k++)
+            if (first_ok(shapes[k].tmpl, (unsigned char)c)) first_byte_shapes[c] |= UINT32_C(1) << k;
+}
+
+static uint32_t candidates(unsigned char c)
+{
+    pthread_once(&first_byte_once, first_byte_build);
+    return first_byte_shapes[c];
+}
+
+static unsigned ctz32(uint32_t v)
+{
+    assert(v != 0);
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctz(v);
+#else
+    unsigned n = 0;
+    while (!(v & 1u)) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
 /* ---- JSON objects: journalctl -o json, docker's json-file driver ---- */
 
 /* The offset of the value of "key" in the object p[from..end), 0 when absent. */
@@ -482,6 +543,22 @@ static const char *json_layer(const char *p, size_t len, struct caps *c, size_t 
     return NULL;
 }
 
+/* The byte after the name at p[i..] and the spaces after it, 0 at the end of the record. */
+static int byte_after_word(const char *p, size_t end, size_t i)
+{
+    size_t j = i + run(p, end, i, is_name, PF_POD_MAX);
+    while (j < end && j - i < PF_POD_MAX + PF_SPACES_MAX && p[j] == ' ') j++;
+    return j < end ? (unsigned char)p[j] : 0;
+}
+
+/* `{"` or `{ "`: a JSON object with a key first (not python's `{'loss': ...}` dicts). */
+static int json_object_start(const char *p, size_t end)
+{
+    size_t i = 1;
+    while (i < end && i < 4 && (p[i] == ' ' || p[i] == '\t')) i++;
+    return i < end && p[i] == '"';
+}
+
 /* Past the escaped colour codes ("\u001b[36m") a JSON string keeps around Ray's tags; after a
  * tag (after_tag), past the space Ray writes after its closing code too. */
 static size_t skip_escaped_ansi(const char *p, size_t i, size_t end, int after_tag)
@@ -507,8 +584,8 @@ static void commit(struct tok_prefix *out, const struct caps *c)
     struct tok_span *dst[CAP_COUNT] = {&out->process, &out->pid, &out->rank,
                                        &out->task,    &out->host, &out->ip,
                                        &out->service, &out->pod, &out->source};
-    for (int f = 0; f < CAP_COUNT; f++)
-        if (c->f[f].len) *dst[f] = c->f[f];
+    for (unsigned k = 0; k < c->n; k++)
+        if (c->put[k].s.len) *dst[c->put[k].f] = c->put[k].s;
     if (c->level != TOK_LEVEL_NONE) out->level = c->level;
     if (c->time.kind != AZ_TIME_NONE && out->time.kind == AZ_TIME_NONE) {
         out->time = c->time;
@@ -530,9 +607,17 @@ static void add_layer(struct tok_prefix *out, const struct caps *c, const char *
 unsigned tok_prefix_strip(const char *p, size_t len, enum tok_prefix_class upto,
                           struct tok_prefix *out)
 {
-    memset(out, 0, sizeof *out);
+    /* field by field: a memset of the whole struct (layers included) costs more than the
+     * stripping of most records */
+    static const struct tok_span none = {0, 0};
+    out->nlayers = 0;
+    out->process = out->pid = out->rank = out->task = out->host = out->ip = none;
+    out->service = out->pod = out->source = none;
     out->level = TOK_LEVEL_NONE;
+    out->time.usec = 0;
     out->time.kind = AZ_TIME_NONE;
+    out->time_end = 0;
+    out->body = 0;
     out->body_len = len;
     if (!p || len == 0) return 0;
     /* spans are 32-bit; a prefix lives in the first bytes anyway */
@@ -545,10 +630,8 @@ unsigned tok_prefix_strip(const char *p, size_t len, enum tok_prefix_class upto,
         if (i >= end) break;
         unsigned char c0 = (unsigned char)p[i];
         struct caps cp;
-        memset(&cp, 0, sizeof cp);
-        cp.level = TOK_LEVEL_NONE;
-        cp.time.kind = AZ_TIME_NONE;
-        if (c0 == '{' && i == 0) {
+        caps_reset(&cp);
+        if (c0 == '{' && i == 0 && json_object_start(p, end)) {
             size_t bs = 0, be = 0;
             const char *name = json_layer(p, end, &cp, &bs, &be);
             if (!name) break;
@@ -560,12 +643,15 @@ unsigned tok_prefix_strip(const char *p, size_t len, enum tok_prefix_class upto,
         }
         const struct shape *hit = NULL;
         size_t next = i;
-        for (size_t k = 0; k < AZ_ARRAY_LEN(shapes); k++) {
-            const struct shape *s = &shapes[k];
-            if (s->cls < floor || s->cls > upto || !first_ok(s->tmpl, c0)) continue;
-            memset(&cp, 0, sizeof cp);
-            cp.level = TOK_LEVEL_NONE;
-            cp.time.kind = AZ_TIME_NONE;
+        int after = -1; /* the byte after the leading name and its padding, read when needed */
+        for (uint32_t cand = candidates(c0); cand; cand &= cand - 1) {
+            const struct shape *s = &shapes[ctz32(cand)];
+            if (s->cls < floor || s->cls > upto) continue;
+            if (s->after_word) {
+                if (after < 0) after = byte_after_word(p, end, i);
+                if (after != s->after_word) continue;
+            }
+            caps_reset(&cp);
             if (match_tmpl(p, end, i, s->tmpl, &cp, &next) && next > i) {
                 hit = s;
                 break;

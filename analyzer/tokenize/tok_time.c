@@ -575,8 +575,24 @@ static int nccl_prefix(const char *p, size_t len, size_t i, size_t *hs, size_t *
     return 1;
 }
 
+void tok_lane_src_of(const struct tok_prefix *pf, struct tok_lane_src *out)
+{
+    out->body = pf->body;
+    out->body_len = pf->body_len;
+    out->host = pf->host;
+    out->rank = pf->rank;
+}
+
 size_t tok_record_lane(const struct tok_prefix *pf, const char *p, size_t len, char *out,
                        size_t outsz)
+{
+    struct tok_lane_src src;
+    tok_lane_src_of(pf, &src);
+    return tok_lane_from(&src, p, len, out, outsz);
+}
+
+size_t tok_lane_from(const struct tok_lane_src *pf, const char *p, size_t len, char *out,
+                     size_t outsz)
 {
     if (!out || outsz == 0) return 0;
     out[0] = '\0';
