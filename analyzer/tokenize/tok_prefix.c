@@ -158,18 +158,35 @@ static void put(struct caps *c, enum cap_field f, size_t off, size_t n)
     c->n++;
 }
 
+/*
+ * Byte classes as bits of one table, built with the candidates table (first_byte_build()), so a
+ * field is read with one load per byte: reading names is most of what a failed attempt does.
+ */
+enum byte_class {
+    B_DIGIT = 1 << 0,
+    B_UPPER = 1 << 1,
+    B_ALPHA = 1 << 2,
+    B_NAME = 1 << 3,    /* is_name() */
+    B_PROC = 1 << 4,    /* is_proc() */
+    B_TAG = 1 << 5,     /* is_tag_byte() */
+    B_SOURCE = 1 << 6,  /* is_source_byte() */
+    B_ELAPSED = 1 << 7, /* is_elapsed() */
+};
+
+static unsigned char byte_class[256];
+
 /* A run of bytes of class cls at p[i..end), at most max: its length (0 when none). */
-static size_t run(const char *p, size_t end, size_t i, int (*cls)(unsigned char), size_t max)
+static size_t run(const char *p, size_t end, size_t i, unsigned cls, size_t max)
 {
-    size_t j = i;
-    while (j < end && j - i < max && cls((unsigned char)p[j])) j++;
+    size_t j = i, lim = end - i > max ? i + max : end;
+    while (j < lim && (byte_class[(unsigned char)p[j]] & cls)) j++;
     return j - i;
 }
 
 /* A number of at most PF_NUM_MAX digits, not followed by another digit. */
 static size_t number(const char *p, size_t end, size_t i)
 {
-    size_t n = run(p, end, i, is_digit, PF_NUM_MAX);
+    size_t n = run(p, end, i, B_DIGIT, PF_NUM_MAX);
     return n && (i + n >= end || !is_digit((unsigned char)p[i + n])) ? n : 0;
 }
 
@@ -233,7 +250,7 @@ static size_t sglang_tags(const char *p, size_t end, size_t i, struct caps *c)
 {
     size_t j = i;
     while (j + 3 < end && p[j] == ' ') {
-        size_t w = run(p, end, j + 1, is_upper, 4);
+        size_t w = run(p, end, j + 1, B_UPPER, 4);
         if (w < 2) break;
         size_t d = number(p, end, j + 1 + w);
         if (!d) break;
@@ -275,7 +292,7 @@ static int match_tmpl(const char *p, size_t end, size_t i, const char *t, struct
         case 'H':
         case 'a':
             if (i >= end || !is_alnum((unsigned char)p[i])) return 0;
-            n = run(p, end, i, is_name, conv == 'o' ? PF_POD_MAX : PF_NAME_MAX);
+            n = run(p, end, i, B_NAME, conv == 'o' ? PF_POD_MAX : PF_NAME_MAX);
             if (conv == 's' && !replica_suffix(p, i, n)) return 0;
             if (conv == 'H') { /* "worker-1", "node03": not a word such as "OSError" */
                 size_t k = 0;
@@ -290,7 +307,7 @@ static int match_tmpl(const char *p, size_t end, size_t i, const char *t, struct
                 i, n);
             break;
         case 'g':
-            n = run(p, end, i, is_tag_byte, PF_NAME_MAX);
+            n = run(p, end, i, B_TAG, PF_NAME_MAX);
             if (!n) return 0;
             put(c, CAP_SERVICE, i, n);
             if (i + n < end && p[i + n] == '[') {
@@ -302,11 +319,11 @@ static int match_tmpl(const char *p, size_t end, size_t i, const char *t, struct
             break;
         case 'P':
             if (i >= end || !(is_alpha((unsigned char)p[i]) || p[i] == '_')) return 0;
-            n = run(p, end, i, is_proc, PF_NAME_MAX);
+            n = run(p, end, i, B_PROC, PF_NAME_MAX);
             put(c, CAP_PROCESS, i, n);
             break;
         case 'R': {
-            size_t w = run(p, end, i, is_alpha, 32);
+            size_t w = run(p, end, i, B_ALPHA, 32);
             size_t d = w ? number(p, end, i + w) : 0;
             if (!d) return 0;
             put(c, CAP_PROCESS, i, w);
@@ -323,18 +340,18 @@ static int match_tmpl(const char *p, size_t end, size_t i, const char *t, struct
             if (conv != 'd') put(c, conv == 'p' ? CAP_PID : conv == 'r' ? CAP_RANK : CAP_TASK, i, n);
             break;
         case 'x':
-            n = run(p, end, i, is_alpha, 16);
+            n = run(p, end, i, B_ALPHA, 16);
             if (!n) return 0;
             break;
         case 'l': {
-            n = run(p, end, i, is_upper, 8);
+            n = run(p, end, i, B_UPPER, 8);
             enum tok_level lv = n ? tok_level_word(p + i, n) : TOK_LEVEL_NONE;
             if (lv == TOK_LEVEL_NONE) return 0;
             c->level = lv;
             break;
         }
         case 'f':
-            n = run(p, end, i, is_source_byte, PF_SOURCE_MAX);
+            n = run(p, end, i, B_SOURCE, PF_SOURCE_MAX);
             if (!n) return 0;
             put(c, CAP_SOURCE, i, n);
             break;
@@ -357,7 +374,7 @@ static int match_tmpl(const char *p, size_t end, size_t i, const char *t, struct
         }
         case 'w': n = sglang_tags(p, end, i, c) - i; break;
         case 'u':
-            n = run(p, end, i, is_elapsed, 16);
+            n = run(p, end, i, B_ELAPSED, 16);
             if (!n || !is_digit((unsigned char)p[i])) return 0;
             break;
         case '-':
@@ -410,14 +427,21 @@ static pthread_once_t first_byte_once = PTHREAD_ONCE_INIT;
 
 static void first_byte_build(void)
 {
-    for (unsigned c = 0; c < 256; c++)
+    for (unsigned c = 0; c < 256; c++) {
+        unsigned char b = (unsigned char)c;
         for (size_t k = 0; k < AZ_ARRAY_LEN(shapes); k++)
-            if (first_ok(shapes[k].tmpl, (unsigned char)c)) first_byte_shapes[c] |= UINT32_C(1) << k;
+            if (first_ok(shapes[k].tmpl, b)) first_byte_shapes[c] |= UINT32_C(1) << k;
+        byte_class[c] = (unsigned char)((is_digit(b) ? B_DIGIT : 0) | (is_upper(b) ? B_UPPER : 0) |
+                                        (is_alpha(b) ? B_ALPHA : 0) | (is_name(b) ? B_NAME : 0) |
+                                        (is_proc(b) ? B_PROC : 0) | (is_tag_byte(b) ? B_TAG : 0) |
+                                        (is_source_byte(b) ? B_SOURCE : 0) |
+                                        (is_elapsed(b) ? B_ELAPSED : 0));
+    }
 }
 
+/* The shapes first byte c can start; the tables are built (tok_prefix_strip() made sure). */
 static uint32_t candidates(unsigned char c)
 {
-    pthread_once(&first_byte_once, first_byte_build);
     return first_byte_shapes[c];
 }
 
@@ -470,7 +494,7 @@ static int json_scalar(const char *p, size_t v, size_t end, size_t *off, size_t 
         *n = j - v - 1;
         return 1;
     }
-    size_t d = run(p, end, v, is_digit, 20);
+    size_t d = run(p, end, v, B_DIGIT, 20);
     if (!d) return 0;
     *off = v;
     *n = d;
@@ -546,7 +570,7 @@ static const char *json_layer(const char *p, size_t len, struct caps *c, size_t 
 /* The byte after the name at p[i..] and the spaces after it, 0 at the end of the record. */
 static int byte_after_word(const char *p, size_t end, size_t i)
 {
-    size_t j = i + run(p, end, i, is_name, PF_POD_MAX);
+    size_t j = i + run(p, end, i, B_NAME, PF_POD_MAX);
     while (j < end && j - i < PF_POD_MAX + PF_SPACES_MAX && p[j] == ' ') j++;
     return j < end ? (unsigned char)p[j] : 0;
 }
@@ -620,6 +644,7 @@ unsigned tok_prefix_strip(const char *p, size_t len, enum tok_prefix_class upto,
     out->body = 0;
     out->body_len = len;
     if (!p || len == 0) return 0;
+    pthread_once(&first_byte_once, first_byte_build);
     /* spans are 32-bit; a prefix lives in the first bytes anyway */
     size_t end = len > UINT32_MAX ? UINT32_MAX : len;
     size_t i = 0;

@@ -1377,3 +1377,22 @@ Test(tokenize, classify_vllm_server_behind_process_tags)
         "Channel 01/04 :    0   1\n";
     cr_assert_eq(classify(NULL, head), TOK_KIND_VLLM);
 }
+
+Test(tokenize, prefix_strip_up_to_a_class)
+{
+    /* a caller may take the transport and process layers only, leaving the logger's header */
+    const char *s = "sglang-1  | (EngineCore_DP0 pid=7) ERROR 11-05 12:19:32 [core.py:708] x";
+    struct rec r = rec_of(s);
+    struct tok_prefix pf;
+    cr_assert_eq(tok_prefix_strip(r.p, r.len, TOK_PREFIX_TRANSPORT, &pf), 1);
+    cr_assert_str_eq(pf.layer[0].name, "compose");
+    cr_assert_eq(pf.body, 12);
+    cr_assert_eq(tok_prefix_strip(r.p, r.len, TOK_PREFIX_PROCESS, &pf), 2);
+    cr_assert(strncmp(r.p + pf.body, "ERROR 11-05", 11) == 0);
+    cr_assert_eq(pf.level, TOK_LEVEL_NONE, "the logger's level is not read when it is kept");
+    cr_assert_eq(tok_prefix_strip(r.p, r.len, TOK_PREFIX_MESSAGE, &pf), 3);
+    cr_assert_eq(pf.layer[2].cls, TOK_PREFIX_MESSAGE);
+    cr_assert_eq(pf.layer[2].timed, 1);
+    cr_assert_eq(pf.body_len, 1);
+    free(r.p);
+}
