@@ -334,8 +334,7 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
      * whole record. */
     const char *body = p + stamp->src.body;
     if (mb)
-        match_scanner_replay(scanner, mb, mi, body, stamp->src.body_len, &st->sampling, on_hit,
-                             &c);
+        match_scanner_replay(scanner, mb, mi, body, stamp->src.body_len, &st->sampling, on_hit, &c);
     else
         match_scanner_scan_sampled(scanner, f->kind, body, stamp->src.body_len, &st->sampling,
                                    on_hit, &c);

@@ -1,7 +1,7 @@
 /*
  * tokenize/tok.h - what a line is: the kind of file it comes from, the prefixes around its message,
- * its timestamp, its level and the lane (host, rank) it belongs to. Pure functions over (pointer, length): no allocation, no
- * state, safe from any thread. Depends on common/ only.
+ * its timestamp, its level and the lane (host, rank) it belongs to. Pure functions over (pointer,
+ * length): no allocation, no state, safe from any thread. Depends on common/ only.
  *
  * Kinds are decided from content (the first bytes of a member), the file name only a hint: a
  * `train.log` holding an nvidia-smi CSV series is an smi-csv. A job's combined stdout may hold
@@ -88,10 +88,10 @@ struct tok_span {
 
 /* One stripped layer. */
 struct tok_layer {
-    const char *name;          /* the shape: "compose", "torchrun", "vllm" ... (static) */
+    const char *name; /* the shape: "compose", "torchrun", "vllm" ... (static) */
     enum tok_prefix_class cls;
-    uint32_t end;              /* offset just past it */
-    int timed;                 /* it carried a timestamp */
+    uint32_t end; /* offset just past it */
+    int timed;    /* it carried a timestamp */
 };
 
 struct tok_prefix {
@@ -170,9 +170,9 @@ size_t tok_lane_from(const struct tok_lane_src *src, const char *p, size_t len, 
 /**
  * tok_parse_lane() : the host and/or rank a record belongs to, when it says so: the host and rank
  * its prefixes name ("[rank1]:", torchrun's "[default0]:", vLLM's "rank=1", the host of a syslog
- * line or a journal entry), else "[Rank 1]" / "rank1:" in its body or NCCL's "host:pid:tid [rank]". Writes a short NUL-terminated label such as "rank1", "spark-02",
- * "spark-02/rank1" into out (outsz >= 64) and returns its length; 0 (out = "") when the record
- * names no lane.
+ * line or a journal entry), else "[Rank 1]" / "rank1:" in its body or NCCL's "host:pid:tid [rank]".
+ * Writes a short NUL-terminated label such as "rank1", "spark-02", "spark-02/rank1" into out (outsz
+ * >= 64) and returns its length; 0 (out = "") when the record names no lane.
  */
 size_t tok_parse_lane(enum tok_kind kind, const char *p, size_t len, char *out, size_t outsz);
 

@@ -45,16 +45,23 @@ struct shape {
 };
 
 /*
- * The table. Sources of each shape (one unit test per shape in tests/unit/test_tokenize.c cites a
- * real sample): docker compose v2 "svc-1  | " / v1 "svc_1  | " (sgl-project/sglang#12496),
- * `kubectl logs --prefix` "[pod/NAME/CONTAINER] ", syslog and journalctl -o short, short-iso,
- * short-precise ("host tag[pid]: "), srun --label "N: ", Open MPI --tag-output "[job,rank]<stderr>:"
- * (and with --timestamp-output), DeepSpeed's pdsh launcher "host: ", PyTorch's "[rank3]:" and
- * torchrun --tee "[default0]:", vLLM and Ray process tags "(EngineCore_DP0 pid=N) ",
- * "(VllmWorker rank=0 pid=N) ", "(RayWorkerWrapper pid=N, ip=A) ", "(raylet) ",
- * "(autoscaler +2s) ", vLLM's logger "ERROR 11-05 12:19:32 [linear.py:210] " (and the pre-0.7
- * "core.py:200] "), SGLang's "[2025-03-07 09:25:11 TP1] ", DeepSpeed's "[stamp] [INFO] [file] ",
- * transformers' "[INFO|trainer.py:2314] ", IPython's "----> 3 " traceback gutter.
+ * The table. Where each shape comes from (tests/unit/test_tokenize.c has one test per shape from a
+ * real sample, citing it):
+ *   compose      docker compose v2 "svc-1  | ", v1 "svc_1  | " (sgl-project/sglang#12496)
+ *   kubectl      kubectl logs --prefix "[pod/NAME/CONTAINER] "
+ *   syslog       syslog; journalctl -o short, short-iso, short-precise: "stamp host tag[pid]: "
+ *   srun         srun --label "N: "
+ *   mpirun       Open MPI --tag-output "[job,rank]<stderr>:", also after --timestamp-output
+ *   pdsh         DeepSpeed's pdsh multi-node launcher "host: " (huggingface/accelerate#1317)
+ *   torchrun     PyTorch's "[rank3]:", torchrun --tee's "[default0]:"
+ *   process-tag  vLLM and Ray: "(EngineCore_DP0 pid=N) ", "(VllmWorker rank=0 pid=N) ",
+ *                "(RayWorkerWrapper pid=N, ip=A) "
+ *   ray          Ray's driver: "(raylet) ", "(pid=N) ", "(autoscaler +2s) "
+ *   vllm         vLLM's logger "ERROR 11-05 12:19:32 [linear.py:210] ", pre-0.7 "core.py:200] "
+ *   deepspeed    DeepSpeed's logger "[stamp] [INFO] [file.py:12:fn] "
+ *   sglang       SGLang's "[2025-03-07 09:25:11 TP1] "
+ *   hf           transformers' examples "[INFO|trainer.py:2314] "
+ *   ipython      IPython's traceback gutter "----> 3 "
  * Order matters within a first byte: the more specific shape first.
  */
 static const struct shape shapes[] = {
@@ -124,8 +131,18 @@ static int is_proc(unsigned char c)
 
 /* ---- fields ---- */
 
-enum cap_field { CAP_PROCESS, CAP_PID, CAP_RANK, CAP_TASK, CAP_HOST, CAP_IP, CAP_SERVICE, CAP_POD,
-                 CAP_SOURCE, CAP_COUNT };
+enum cap_field {
+    CAP_PROCESS,
+    CAP_PID,
+    CAP_RANK,
+    CAP_TASK,
+    CAP_HOST,
+    CAP_IP,
+    CAP_SERVICE,
+    CAP_POD,
+    CAP_SOURCE,
+    CAP_COUNT
+};
 
 /* What one attempt read. Fields are appended, not stored in a table, so starting an attempt
  * costs three stores: most attempts fail at their first byte. */
@@ -213,8 +230,8 @@ static int stamp(const char *p, size_t end, size_t i, char conv, struct caps *c,
      * are not the stamp this shape wants. */
     switch (conv) {
     case 'T': /* "Nov 29 10:12:55" or "2026-11-29T10:12:55+0000" */
-        if (is_digit(c0) ? i + 10 >= end || p[i + 10] != 'T' : !is_upper(c0) || i + 3 >= end ||
-                                                                    p[i + 3] != ' ')
+        if (is_digit(c0) ? i + 10 >= end || p[i + 10] != 'T'
+                         : !is_upper(c0) || i + 3 >= end || p[i + 3] != ' ')
             return 0;
         break;
     case 'I':
@@ -300,10 +317,10 @@ static int match_tmpl(const char *p, size_t end, size_t i, const char *t, struct
                 if (k == n) return 0;
             }
             put(c,
-                conv == 'o'                   ? CAP_POD
+                conv == 'o'                  ? CAP_POD
                 : conv == 'h' || conv == 'H' ? CAP_HOST
-                : conv == 'a'                 ? CAP_IP
-                                              : CAP_SERVICE,
+                : conv == 'a'                ? CAP_IP
+                                             : CAP_SERVICE,
                 i, n);
             break;
         case 'g':
@@ -337,7 +354,8 @@ static int match_tmpl(const char *p, size_t end, size_t i, const char *t, struct
         case 'd':
             n = number(p, end, i);
             if (!n) return 0;
-            if (conv != 'd') put(c, conv == 'p' ? CAP_PID : conv == 'r' ? CAP_RANK : CAP_TASK, i, n);
+            if (conv != 'd')
+                put(c, conv == 'p' ? CAP_PID : conv == 'r' ? CAP_RANK : CAP_TASK, i, n);
             break;
         case 'x':
             n = run(p, end, i, B_ALPHA, 16);
@@ -431,11 +449,11 @@ static void first_byte_build(void)
         unsigned char b = (unsigned char)c;
         for (size_t k = 0; k < AZ_ARRAY_LEN(shapes); k++)
             if (first_ok(shapes[k].tmpl, b)) first_byte_shapes[c] |= UINT32_C(1) << k;
-        byte_class[c] = (unsigned char)((is_digit(b) ? B_DIGIT : 0) | (is_upper(b) ? B_UPPER : 0) |
-                                        (is_alpha(b) ? B_ALPHA : 0) | (is_name(b) ? B_NAME : 0) |
-                                        (is_proc(b) ? B_PROC : 0) | (is_tag_byte(b) ? B_TAG : 0) |
-                                        (is_source_byte(b) ? B_SOURCE : 0) |
-                                        (is_elapsed(b) ? B_ELAPSED : 0));
+        byte_class[c] =
+            (unsigned char)((is_digit(b) ? B_DIGIT : 0) | (is_upper(b) ? B_UPPER : 0) |
+                            (is_alpha(b) ? B_ALPHA : 0) | (is_name(b) ? B_NAME : 0) |
+                            (is_proc(b) ? B_PROC : 0) | (is_tag_byte(b) ? B_TAG : 0) |
+                            (is_source_byte(b) ? B_SOURCE : 0) | (is_elapsed(b) ? B_ELAPSED : 0));
     }
 }
 
@@ -605,9 +623,9 @@ static size_t skip_escaped_ansi(const char *p, size_t i, size_t end, int after_t
 
 static void commit(struct tok_prefix *out, const struct caps *c)
 {
-    struct tok_span *dst[CAP_COUNT] = {&out->process, &out->pid, &out->rank,
+    struct tok_span *dst[CAP_COUNT] = {&out->process, &out->pid,  &out->rank,
                                        &out->task,    &out->host, &out->ip,
-                                       &out->service, &out->pod, &out->source};
+                                       &out->service, &out->pod,  &out->source};
     for (unsigned k = 0; k < c->n; k++)
         if (c->put[k].s.len) *dst[c->put[k].f] = c->put[k].s;
     if (c->level != TOK_LEVEL_NONE) out->level = c->level;

@@ -1088,7 +1088,8 @@ Test(tokenize, prefix_journal_json_object)
         "\"PRIORITY\":\"3\",\"_HOSTNAME\":\"spark-01\",\"SYSLOG_IDENTIFIER\":\"kernel\","
         "\"MESSAGE\":\"NVRM: Xid (PCI:0000:01:00): 79, pid=812, GPU has fallen off the bus.\"}");
     cr_assert_str_eq(s.layers, "journal");
-    cr_assert_str_eq(s.body, "NVRM: Xid (PCI:0000:01:00): 79, pid=812, GPU has fallen off the bus.");
+    cr_assert_str_eq(s.body,
+                     "NVRM: Xid (PCI:0000:01:00): 79, pid=812, GPU has fallen off the bus.");
     cr_assert_str_eq(s.host, "spark-01");
     cr_assert_str_eq(s.service, "kernel");
     cr_assert_eq(s.level, TOK_LEVEL_ERROR);
@@ -1154,8 +1155,9 @@ Test(tokenize, prefix_torchrun_and_pytorch_rank_tags)
     cr_assert_str_eq(s.layers, "torchrun");
     cr_assert_str_eq(s.body, "ModuleNotFoundError: No module named 'bitsandbytes'");
     s = strip("[rank0]:   File \"/usr/lib/python3.10/runpy.py\", line 196, in _run_module_as_main");
-    cr_assert_str_eq(s.body, "  File \"/usr/lib/python3.10/runpy.py\", line 196, in "
-                             "_run_module_as_main",
+    cr_assert_str_eq(s.body,
+                     "  File \"/usr/lib/python3.10/runpy.py\", line 196, in "
+                     "_run_module_as_main",
                      "one separating space is the tag's, the indent the frame's");
     s = strip("[default0]:[titan] 2025-01-01 10:00:00,000 - root - INFO - Starting job: Llama 3 8B "
               "training");
