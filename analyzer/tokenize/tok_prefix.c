@@ -50,7 +50,7 @@ struct shape {
  *   compose      docker compose v2 "svc-1  | ", v1 "svc_1  | " (sgl-project/sglang#12496)
  *   kubectl      kubectl logs --prefix "[pod/NAME/CONTAINER] "
  *   syslog       syslog; journalctl -o short, short-iso, short-precise: "stamp host tag[pid]: "
- *   srun         srun --label "N: "
+ *   srun         srun --label "N: " (slurm writes "%0*d: ": the task, zero-padded)
  *   mpirun       Open MPI --tag-output "[job,rank]<stderr>:", also after --timestamp-output
  *   pdsh         DeepSpeed's pdsh multi-node launcher "host: " (huggingface/accelerate#1317)
  *   torchrun     PyTorch's "[rank3]:", torchrun --tee's "[default0]:"

@@ -1126,9 +1126,10 @@ Test(tokenize, prefix_docker_json_log_with_a_colored_ray_tag)
 
 Test(tokenize, prefix_srun_label_then_rank_tags)
 {
-    /* srun --label ("N: ", srun(1)) over PyTorch's rank tag (the "42: [rank42]:" shape of issue
-     * #13's peers' fixtures), and without the space before torchrun --tee's tag (the
-     * "8:[default0]:" of a ModelOpt run's error log) */
+    /* srun --label: SchedMD/slurm's srun writes fprintf(out, "%0*d: ", fmt_width, tasknum), the
+     * task number zero-padded to the widest; here over PyTorch's rank tag (the "42: [rank42]:"
+     * shape of issue #13's peers' fixtures), and without the space before torchrun --tee's tag
+     * (the "8:[default0]:" of a ModelOpt run's error log) */
     const char *line = "42: [rank42]: Traceback (most recent call last):";
     struct stripped s = strip(line);
     cr_assert_str_eq(s.layers, "srun+torchrun");
@@ -1143,6 +1144,9 @@ Test(tokenize, prefix_srun_label_then_rank_tags)
     cr_assert_str_eq(s.process, "default");
     cr_assert_str_eq(s.rank, "0");
     cr_assert(strncmp(s.body, "/opt/conda/", 11) == 0, "%s", s.body);
+    s = strip("07: RuntimeError: CUDA error: an illegal memory access was encountered");
+    cr_assert_str_eq(s.task, "07");
+    cr_assert_str_eq(s.body, "RuntimeError: CUDA error: an illegal memory access was encountered");
     /* near misses: a clock, a ratio */
     ASSERT_KEPT("12:30:45 training resumed");
     ASSERT_KEPT("1:2 split of the dataset");
