@@ -338,11 +338,13 @@ void corr_score(struct corr_state *st, struct corr_result *r);
 /* A record's time, boot marker and lane: they depend on nothing before it, so pipe workers
  * compute them ahead. */
 struct corr_stamp {
-    struct az_time t; /* kind NONE when the record has no time of its own */
-    size_t tend;      /* where the time ended (tok_parse_time()) */
-    int boot_marker;  /* "-- Boot ...", "-- Reboot --", a kernel "Linux version" line */
-    int may_name;     /* the record has a shape that can name a host: its lane was parsed */
-    size_t lane_len;  /* tok_parse_lane()'s length, 0 when it found none */
+    struct az_time t;        /* kind NONE when the record has no time of its own */
+    size_t tend;             /* where the time ended (tok_parse_time()) */
+    struct tok_lane_src src; /* the message past the record's prefixes (tok_prefix_strip()),
+                                what the signatures see, and the rank and host they named */
+    int boot_marker;         /* "-- Boot ...", "-- Reboot --", a kernel "Linux version" line */
+    int may_name;            /* the record has a shape that can name a host: its lane was parsed */
+    size_t lane_len;         /* tok_parse_lane()'s length, 0 when it found none */
 };
 /* Stamp record p / len of a member of this kind; lane gets the parsed lane (CORR_LANE_MAX). */
 void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct corr_stamp *s,

@@ -55,7 +55,7 @@ static void prepare_batch(struct match_scanner *sc, struct corr_batch *b)
             memcpy(b->lanes + b->nlanes, lane, r->stamp.lane_len);
             b->nlanes += r->stamp.lane_len;
         }
-        match_scanner_prepare(sc, b->kind, p, r->len, b->mb);
+        match_scanner_prepare(sc, b->kind, p + r->stamp.src.body, r->stamp.src.body_len, b->mb);
     }
 }
 

@@ -21,6 +21,7 @@ struct feed_ctx {
     size_t file;
     const char *p;
     size_t len;
+    const struct corr_stamp *stamp;
     struct corr_rec proto; /* fields only; lane/text point into the record, never freed */
     int smi_kind;
     int have_level, have_lane;
@@ -44,7 +45,7 @@ static void need_lane(struct feed_ctx *c)
 {
     if (c->have_lane) return;
     const struct corr_file *f = &c->st->files[c->file];
-    if (!tok_parse_lane(f->kind, c->p, c->len, c->lane, sizeof c->lane))
+    if (!tok_lane_from(&c->stamp->src, c->p, c->len, c->lane, sizeof c->lane))
         memcpy(c->lane, f->lane, sizeof c->lane);
     c->proto.lane = c->lane;
     c->have_lane = 1;
@@ -181,25 +182,19 @@ static int host_byte(unsigned char c)
 }
 
 /*
- * Can tok_parse_lane() find a host in this record? It names one only for NCCL's
- * "host:pid:tid [dev]" prefix or a syslog "host tag:" after the stamp (which ends at tend), so a
- * record that has neither shape cannot add a host and its lane is parsed only if it matches.
- * A cheap superset of tok_parse_lane()'s own checks: it never misses a host.
+ * Can tok_record_lane() find a host in this record? It names one from a prefix (pf->host: a
+ * syslog or journal host, Ray's ip=) or from NCCL's "host:pid:tid [dev]" at the start of the
+ * body, so a record with neither cannot add a host and its lane is parsed only if it matches.
+ * A cheap superset of tok_record_lane()'s own checks: it never misses a host.
  */
-static int may_name_host(const char *p, size_t len, size_t tend, int timed)
+static int may_name_host(const char *p, const struct tok_lane_src *pf)
 {
-    size_t i = 0;
+    if (pf->host.len) return 1;
+    size_t i = pf->body, len = pf->body + pf->body_len;
     while (i < len && (p[i] == ' ' || p[i] == '\t')) i++;
     size_t j = i, lim = AZ_MIN(len, i + 80);
     while (j < lim && host_byte((unsigned char)p[j])) j++;
-    if (j > i && j < lim && p[j] == ':') return 1;
-    if (!timed) return 0;
-    i = tend;
-    while (i < len && p[i] == ' ') i++;
-    lim = AZ_MIN(len, i + 64);
-    j = i;
-    while (j < lim && host_byte((unsigned char)p[j])) j++;
-    return j > i && ascii_alnum((unsigned char)p[i]) && j < lim && p[j] == ' ';
+    return j > i && j < lim && p[j] == ':';
 }
 
 int corr_lower_at(const char *p, size_t len, size_t at, const char *needle, size_t n)
@@ -259,7 +254,9 @@ void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct cor
                        char *lane)
 {
     s->tend = 0;
-    s->t = tok_parse_time(kind, p, len, &s->tend);
+    struct tok_prefix pf;
+    s->t = tok_record_parse(p, len, &pf, &s->tend);
+    tok_lane_src_of(&pf, &s->src);
     if (s->t.kind == AZ_TIME_NONE && corr_is_smi_kind(kind)) {
         /* nvidia-smi's table header and -q "Timestamp : Sat Nov 29 10:12:55 2026". */
         const char *colon = memchr(p, ':', AZ_MIN(len, (size_t)60));
@@ -269,8 +266,8 @@ void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct cor
             s->t = corr_parse_ctime(p, len);
     }
     s->boot_marker = is_boot_marker(kind, p, len);
-    s->may_name = may_name_host(p, len, s->tend, s->tend > 0);
-    s->lane_len = s->may_name ? tok_parse_lane(kind, p, len, lane, CORR_LANE_MAX) : 0;
+    s->may_name = may_name_host(p, &s->src);
+    s->lane_len = s->may_name ? tok_lane_from(&s->src, p, len, lane, CORR_LANE_MAX) : 0;
 }
 
 /* One record into st. A pipe worker may have stamped it (stamp and its lane text) and prepared
@@ -310,6 +307,7 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
     c.file = fi;
     c.p = p;
     c.len = len;
+    c.stamp = stamp;
     c.smi_kind = corr_is_smi_kind(f->kind);
     c.have_level = c.have_lane = 0;
     memset(&c.proto, 0, sizeof c.proto);
@@ -332,10 +330,14 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
     corr_series_record(st, fi, p, len, line->lineno, t, own);
     if ((seq & 4095) == 4095) sampling_refresh(st);
 
+    /* Signatures see the message, not the prefixes around it (see tok.h); evidence keeps the
+     * whole record. */
+    const char *body = p + stamp->src.body;
     if (mb)
-        match_scanner_replay(scanner, mb, mi, p, len, &st->sampling, on_hit, &c);
+        match_scanner_replay(scanner, mb, mi, body, stamp->src.body_len, &st->sampling, on_hit, &c);
     else
-        match_scanner_scan_sampled(scanner, f->kind, p, len, &st->sampling, on_hit, &c);
+        match_scanner_scan_sampled(scanner, f->kind, body, stamp->src.body_len, &st->sampling,
+                                   on_hit, &c);
 
     f = &st->files[fi]; /* the callbacks never grow files, but stay safe */
     if (!f->first_line) {

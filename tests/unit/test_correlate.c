@@ -1035,3 +1035,81 @@ Test(correlate, decisive_common_failure_is_the_first_error_without_error_words)
     cr_assert_eq(r->first_error->line, 3u);
     corr_result_free(r);
 }
+
+/* ---- prefixes: signatures see the message (tokenize/tok_prefix.c) ---- */
+
+/* An SGLang server under docker compose (sgl-project/sglang#12496's prefix, #7227's scheduler
+ * traceback): the exception line is anchored in the shipped pack ("^...Error: "), and only
+ * matches once compose's "sglang-1  | " is stripped. */
+static void write_compose_sglang(void)
+{
+    write_file("run", "server.log",
+               "sglang-1  | [2025-11-01 16:50:30] Load weight begin. avail mem=22.46 GB\n"
+               "sglang-1  | [2025-11-01 16:50:31] Scheduler hit an exception: Traceback (most "
+               "recent call last):\n"
+               "sglang-1  |   File \"/sgl-workspace/sglang/python/sglang/srt/managers/"
+               "scheduler.py\", line 2546, in run_scheduler_process\n"
+               "sglang-1  | ValueError: tokenizer_config.json has no chat_template\n");
+}
+
+static struct corr_result *analyze_dir_threads(const char *sub, unsigned threads)
+{
+    struct corr_config cfg;
+    corr_config_default(&cfg, g_pack);
+    cfg.threads = threads;
+    struct match_scanner *sc = match_scanner_new(g_pack);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, sub);
+    const char *pp[] = {path};
+    struct corr_result *r = NULL;
+    cr_assert_eq(corr_analyze(&cfg, sc, pp, 1, &r), AZ_OK);
+    match_scanner_free(sc);
+    return r;
+}
+
+Test(correlate, anchored_signature_matches_behind_a_compose_prefix)
+{
+    use_shipped_pack();
+    write_compose_sglang();
+    for (unsigned threads = 1; threads <= 2; threads++) { /* the scan and the pipe's workers */
+        struct corr_result *r = analyze_dir_threads("run", threads);
+        cr_assert_eq(r->records, 4);
+        cr_assert_not_null(r->first_error, "-j%u: no first error behind the prefix", threads);
+        cr_assert_eq(r->first_error->line, 4);
+        /* evidence keeps the whole record, prefix included */
+        cr_assert(strncmp(r->first_error->text, "sglang-1  | ValueError: ", 24) == 0, "%s",
+                  r->first_error->text);
+        /* the time is the SGLang stamp the line inherits (line 4 has none of its own) */
+        cr_assert_eq(r->first_error->time.kind, AZ_TIME_ABS);
+        corr_result_free(r);
+    }
+}
+
+Test(correlate, anchored_signature_still_anchored_after_stripping)
+{
+    /* near miss: the exception name in the middle of the message is not an exception line */
+    use_shipped_pack();
+    write_file("run", "server.log",
+               "sglang-1  | [2025-11-01 16:50:30] Load weight begin. avail mem=22.46 GB\n"
+               "sglang-1  | retrying after ValueError: tokenizer_config.json has no "
+               "chat_template\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_eq(r->records, 2);
+    cr_assert_null(r->first_error, "matched mid-message: %s",
+                   r->first_error ? r->first_error->text : "");
+    corr_result_free(r);
+}
+
+Test(correlate, rank_prefix_names_the_lane_of_its_evidence)
+{
+    /* srun --label over PyTorch's rank tag: the rank is the evidence's lane */
+    use_shipped_pack();
+    write_file("run", "slurm-1234.out",
+               "42: [rank42]: Traceback (most recent call last):\n"
+               "42: [rank42]:   File \"/w/train.py\", line 9, in <module>\n"
+               "42: [rank42]: ValueError: tokenizer_config.json has no chat_template\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_not_null(r->first_error);
+    cr_assert_str_eq(r->first_error->lane, "rank42");
+    corr_result_free(r);
+}
