@@ -435,7 +435,9 @@ static void feed_member_piped(struct corr_state *st, struct match_scanner *scann
         for (size_t i = 0; i < b->nrecs && !t->capped; i++) {
             const struct corr_batch_rec *rec = &b->recs[i];
             struct ingest_line line = {b->text + rec->off, rec->len, rec->lineno, rec->cut};
-            feed_record(st, scanner, fi, &line, &rec->stamp, b->lanes + rec->lane_off, b->mb, i);
+            /* b->lanes stays NULL until a record of the batch names a lane */
+            const char *lane = rec->stamp.lane_len ? b->lanes + rec->lane_off : NULL;
+            feed_record(st, scanner, fi, &line, &rec->stamp, lane, b->mb, i);
             tally_record(st, t, &line, display);
         }
         corr_pipe_release(pp);
