@@ -21,6 +21,7 @@ for h in "$@"; do
     case $h in
     time) max_len=4096 ;;
     pack) max_len=16384 ;;
+    scan) max_len=32768 ;;
     *) max_len=65536 ;;
     esac
     "$build/fuzz_$h" "$build/work/$h" "$build/seeds/$h" -dict="$here/gotcha.dict" \

@@ -17,6 +17,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 ROOTS = ["corpus", "tests/realworld", "tests/realworld2"]
 SEED_LINES = 12                # first records of each log seeded for the tokenizer
 MAX_SEED = 64 * 1024           # bytes of a file kept in a seed: libFuzzer mutates short inputs faster
+SCAN_FILE_MAX = 4096           # bytes of each file of a whole-run seed: a scan costs ~1 ms a KiB under ASan
 SMI_KINDS = 8                  # fuzz_smi.c: kinds[] has 8 entries
 SCAN_NAMES = ["train.log", "stderr.log", "dmesg.log", "nvidia-smi.txt", "nvidia-smi-q.txt",
               "nvidia-smi.csv", "dmon.log", "pip-install.log", "pip-freeze.txt", "collect_env.txt",
@@ -85,7 +86,7 @@ def main(out):
                     put(out, "smi", bytes([k]) + text)
             put(out, "ingest", raw[:MAX_SEED] if raw[:2] != b"\x1f\x8b" else raw)
             k = next((j for j, n in enumerate(SCAN_NAMES) if n.split(".")[0] in low), i)
-            joined += (b"" if i == 0 and not joined else b"\0@@" + bytes([k % 256])) + text[:16384]
+            joined += (b"" if i == 0 and not joined else b"\0@@" + bytes([k % 256])) + text[:SCAN_FILE_MAX]
         put(out, "scan", joined)
     # compressed and archived forms of a sample of logs
     sample = [f for _, fs in scen[::6] for f in fs[:2]]
