@@ -4,7 +4,7 @@
 #   make test       build and run the unit tests, CLI golden tests and the accuracy evaluation
 #   make asan       the unit and CLI tests under AddressSanitizer + UBSan (objects in build/asan/)
 #   make dev        build with -Werror
-#   make bench      speed and memory figures (see bench/README.md)
+#   make bench      speed and memory figures (see bench/README.md); make bench-bombs: bombs only
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (clang; objects in build/fuzz/)
 #   make eval       accuracy on the labelled corpus/ (make eval-real: on real public logs)
 #   make demo       build (installing dependencies if missing) and run on a sample failed run
@@ -89,7 +89,7 @@ else
 BIN := $(BUILD)/gotcha
 endif
 
-.PHONY: fuzz fuzz-build fuzz-bins eval-real html-test unit-one all dev test asan check unit cli-test eval bench demo deps install uninstall clean \
+.PHONY: fuzz fuzz-build fuzz-bins bench-bombs eval-real html-test unit-one all dev test asan check unit cli-test eval bench demo deps install uninstall clean \
         golden-update format format-check help
 all: $(BIN)
 
@@ -172,6 +172,11 @@ golden-update: $(BIN)
 bench: $(BIN)
 	GOTCHA_BIN=$(abspath $(BIN)) sh bench/run.sh
 	GOTCHA_BIN=$(abspath $(BIN)) sh bench/batch.sh
+	GOTCHA_BIN=$(abspath $(BIN)) sh bench/bombs.sh
+
+# Decompression bombs of empty records (bench/bombs.sh): each should end in under 10 s.
+bench-bombs: $(BIN)
+	GOTCHA_BIN=$(abspath $(BIN)) sh bench/bombs.sh
 
 # Fuzzing (tests/fuzz/README.md): each harness for FUZZ_SECONDS, seeded from corpus/ and
 # tests/realworld*/; a crash fails the target and leaves its input in build/fuzz/crashes/.
@@ -218,10 +223,10 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(wildcard analyzer/*/*.h) $(TEST_SRC)
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(wildcard analyzer/*/*.h) $(TEST_SRC) $(wildcard tests/fuzz/*.[ch])
 
 format-check:
-	clang-format --dry-run --Werror $(LIB_SRC) $(CLI_SRC) $(wildcard analyzer/*/*.h) $(TEST_SRC)
+	clang-format --dry-run --Werror $(LIB_SRC) $(CLI_SRC) $(wildcard analyzer/*/*.h) $(TEST_SRC) $(wildcard tests/fuzz/*.[ch])
 
 clean:
 	rm -rf build gotcha

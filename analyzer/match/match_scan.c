@@ -227,7 +227,7 @@ static void collect_candidates(struct match_scanner *s, enum tok_kind kind, cons
     const struct match_pack *pk = s->p;
     s->ncand = 0;
     if (len < MATCH_MIN_LITERAL) return; /* no literal fits: blank lines cost nothing */
-    if (AZ_UNLIKELY(++s->gen == 0)) { /* wrapped: old stamps could collide */
+    if (AZ_UNLIKELY(++s->gen == 0)) {    /* wrapped: old stamps could collide */
         memset(s->stamp, 0, pk->nsigs * sizeof(*s->stamp));
         memset(s->lit_stamp, 0, pk->search.nlits * sizeof(*s->lit_stamp));
         s->gen = 1;

@@ -46,7 +46,8 @@ const struct match_pack *fuzz_shipped_pack(void);
 /* A private directory for this process, made once and removed at exit. */
 const char *fuzz_tmpdir(void);
 
-/* Write data to fuzz_tmpdir()/name (replacing it); returns the path (static until the next call). */
+/* Write data to fuzz_tmpdir()/name (replacing it); returns the path (static until the next call).
+ */
 const char *fuzz_write_file(const char *name, const uint8_t *data, size_t size);
 
 #endif /* FUZZ_H */

@@ -12,9 +12,9 @@
 #include "correlate/corr_private.h"
 #include "fuzz.h"
 
-static const enum tok_kind kinds[] = {TOK_KIND_SMI,     TOK_KIND_SMI_Q,   TOK_KIND_SMI_CSV,
+static const enum tok_kind kinds[] = {TOK_KIND_SMI,      TOK_KIND_SMI_Q,   TOK_KIND_SMI_CSV,
                                       TOK_KIND_SMI_DMON, TOK_KIND_MEMINFO, TOK_KIND_TEXT,
-                                      TOK_KIND_TRAIN,   TOK_KIND_SMI_XML};
+                                      TOK_KIND_TRAIN,    TOK_KIND_SMI_XML};
 
 /* What the scan does with a record's own time (scan.c's clock_update(), ABS and NOYEAR). */
 static void clock_seen(struct corr_file *f, struct az_time t)
@@ -65,7 +65,8 @@ FUZZ_TARGET(smi)
     for (size_t i = 0; i < r->nseries; i++) {
         const struct corr_series *sr = &r->series[i];
         fuzz_require(sr->npoints <= CORR_SERIES_MAX);
-        for (size_t k = 1; k < sr->npoints; k++) fuzz_require(!(sr->points[k - 1].t > sr->points[k].t));
+        for (size_t k = 1; k < sr->npoints; k++)
+            fuzz_require(!(sr->points[k - 1].t > sr->points[k].t));
     }
     corr_result_free(r);
     corr_state_free(st);

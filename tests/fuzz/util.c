@@ -28,7 +28,8 @@ const struct match_pack *fuzz_shipped_pack(void)
     const char *dirs[] = {dir};
     struct az_buf err = AZ_BUF_INIT;
     if (match_pack_load(&pack, dirs, 1, &err) != AZ_OK) {
-        fprintf(stderr, "fuzz: cannot load the pattern pack %s:\n%s", dir, err.data ? err.data : "");
+        fprintf(stderr, "fuzz: cannot load the pattern pack %s:\n%s", dir,
+                err.data ? err.data : "");
         abort();
     }
     az_buf_free(&err);

@@ -80,9 +80,27 @@ static void replay(const char *name, harness_fn fn, const char *smoke)
     free(sm);
 }
 
-Test(fuzz_replay, time) { replay("time", fuzz_time, SMOKE_RUN); }
-Test(fuzz_replay, classify) { replay("classify", fuzz_classify, SMOKE_RUN); }
-Test(fuzz_replay, smi) { replay("smi", fuzz_smi, SMOKE_RUN); }
-Test(fuzz_replay, pack) { replay("pack", fuzz_pack, "patterns"); }
-Test(fuzz_replay, ingest) { replay("ingest", fuzz_ingest, SMOKE_RUN); }
-Test(fuzz_replay, scan) { replay("scan", fuzz_scan, SMOKE_RUN); }
+Test(fuzz_replay, time)
+{
+    replay("time", fuzz_time, SMOKE_RUN);
+}
+Test(fuzz_replay, classify)
+{
+    replay("classify", fuzz_classify, SMOKE_RUN);
+}
+Test(fuzz_replay, smi)
+{
+    replay("smi", fuzz_smi, SMOKE_RUN);
+}
+Test(fuzz_replay, pack)
+{
+    replay("pack", fuzz_pack, "patterns");
+}
+Test(fuzz_replay, ingest)
+{
+    replay("ingest", fuzz_ingest, SMOKE_RUN);
+}
+Test(fuzz_replay, scan)
+{
+    replay("scan", fuzz_scan, SMOKE_RUN);
+}

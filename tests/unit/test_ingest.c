@@ -1034,8 +1034,7 @@ Test(ingest, skip_empty_consumes_what_next_line_would_return)
                 skipped_total += got;
             }
             cr_assert_eq(st, AZ_EOF);
-            cr_assert_eq(k, nwant, "chunk %zu max %llu", chunks[ci],
-                         (unsigned long long)maxes[mi]);
+            cr_assert_eq(k, nwant, "chunk %zu max %llu", chunks[ci], (unsigned long long)maxes[mi]);
             cr_assert_gt(skipped_total, 0);
             cr_assert_eq(ingest_reader_stats(r)->records, nwant); /* skipped ones count too */
             ingest_reader_free(r);
