@@ -3,7 +3,8 @@
 # for SECONDS, one after the other, on one core. The corpus each run grows is kept in
 # BUILD/work/HARNESS (reused by the next run); seeds are regenerated into BUILD/seeds. A crash,
 # leak, timeout or out-of-memory stops that harness and leaves its input in BUILD/crashes/HARNESS/;
-# the script then exits 1. Prints one line per harness: runs, coverage, corpus size.
+# the script then exits 1. Prints one line per harness: runs, coverage, corpus size; appends its
+# seconds to BUILD/fuzz-seconds.log.
 set -u
 secs=$1
 build=$2
@@ -24,10 +25,13 @@ for h in "$@"; do
     scan) max_len=32768 ;;
     *) max_len=65536 ;;
     esac
+    t0=$(date +%s)
     "$build/fuzz_$h" "$build/work/$h" "$build/seeds/$h" -dict="$here/gotcha.dict" \
         -max_total_time="$secs" -max_len=$max_len -timeout=20 -rss_limit_mb=2048 \
         -artifact_prefix="$build/crashes/$h/" -print_final_stats=1 >"$log" 2>&1
     rc=$?
+    # one line per run in BUILD/fuzz-seconds.log: the total fuzzed is their sum (README.md)
+    echo "$h $(($(date +%s) - t0)) rc=$rc" >>"$build/fuzz-seconds.log"
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
     corp=$(ls "$build/work/$h" | wc -l)
