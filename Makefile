@@ -5,7 +5,8 @@
 #   make asan       the unit and CLI tests under AddressSanitizer + UBSan (objects in build/asan/)
 #   make test-arm64 cross-build for aarch64, run the tests under qemu-user, compare the reports
 #   make dev        build with -Werror
-#   make bench      speed and memory figures (see bench/README.md)
+#   make bench      speed and memory figures (see bench/README.md); make bench-bombs: bombs only
+#   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (clang; objects in build/fuzz/)
 #   make eval       accuracy on the labelled corpus/ (make eval-real: on real public logs)
 #   make demo       build (installing dependencies if missing) and run on a sample failed run
 #   make deps       install the build dependencies with apt-get
@@ -35,7 +36,7 @@ deb_libarchive := libarchive-dev
 deb_jansson    := libjansson-dev
 deb_criterion  := libcriterion-dev
 DEB_PACKAGES   := build-essential pkg-config libpcre2-dev libzstd-dev libarchive-dev libjansson-dev \
-                  libcriterion-dev zstd xz-utils bzip2 lz4 gzip bash-completion
+                  libcriterion-dev zstd xz-utils bzip2 lz4 gzip bash-completion clang libclang-rt-dev
 
 SANITIZE ?=
 ifeq ($(SANITIZE),)
@@ -81,7 +82,11 @@ CLI_LIB_OBJ := $(filter-out $(BUILD)/analyzer/cli/main.o,$(CLI_OBJ))
 
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(BUILD)/tests/unit_tests
-TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+# The fuzz harnesses (tests/fuzz/) are linked into the unit tests too: test_fuzz_replay.c replays
+# their kept crashers with the normal compiler.
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_OBJ := $(FUZZ_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/util.o
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(FUZZ_OBJ)
 
 ifeq ($(CONFIG),release)
 BIN := gotcha
@@ -89,7 +94,7 @@ else
 BIN := $(BUILD)/gotcha
 endif
 
-.PHONY: test-arm64 eval-real html-test unit-one all dev test asan check unit cli-test eval bench demo deps install uninstall clean \
+.PHONY: test-arm64 fuzz fuzz-build fuzz-bins bench-bombs eval-real html-test unit-one all dev test asan check unit cli-test eval bench demo deps install uninstall clean \
         golden-update format format-check help
 all: $(BIN)
 
@@ -107,6 +112,12 @@ $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	@test -n "$(TEST_LIBS)" || { echo "missing library criterion: install it with 'sudo apt-get install libcriterion-dev' or run 'make deps'" >&2; exit 1; }
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) -Wno-missing-prototypes -c -o $@ $<
+
+# Harness objects: no Criterion; under CONFIG=fuzz they are libFuzzer's entry points.
+$(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(if $(filter fuzz,$(CONFIG)),-DGOTCHA_LIBFUZZER) \
+	    -DFUZZ_PATTERNS=\"$(abspath patterns)\" -c -o $@ $<
 
 # One module's tests alone, linked with that module and the ones it may use, so a module can be
 # tested before the stages above it exist:  make unit-one T=ingest
@@ -174,6 +185,30 @@ golden-update: $(BIN)
 bench: $(BIN)
 	GOTCHA_BIN=$(abspath $(BIN)) sh bench/run.sh
 	GOTCHA_BIN=$(abspath $(BIN)) sh bench/batch.sh
+	GOTCHA_BIN=$(abspath $(BIN)) sh bench/bombs.sh
+
+# Decompression bombs of empty records (bench/bombs.sh): each should end in under 10 s.
+bench-bombs: $(BIN)
+	GOTCHA_BIN=$(abspath $(BIN)) sh bench/bombs.sh
+
+# Fuzzing (tests/fuzz/README.md): each harness for FUZZ_SECONDS, seeded from corpus/ and
+# tests/realworld*/; a crash fails the target and leaves its input in build/fuzz/crashes/.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC))
+fuzz: fuzz-build
+	sh tests/fuzz/run.sh $(FUZZ_SECONDS) build/fuzz $(FUZZ_NAMES)
+
+fuzz-build:
+	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs clang: sudo apt-get install clang libclang-rt-dev (or make deps)" >&2; exit 1; }
+	$(MAKE) CONFIG=fuzz CC=$(FUZZ_CC) OPTFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" \
+	    LDFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer" fuzz-bins
+
+fuzz-bins: $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
+
+$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/util.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The sample run: a GB10 fine-tune that slowed down under a ~100 W power plateau (corpus/README.md).
 DEMO_RUN := corpus/G4-a-power-plateau-csv
@@ -201,10 +236,10 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(wildcard analyzer/*/*.h) $(TEST_SRC)
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(wildcard analyzer/*/*.h) $(TEST_SRC) $(wildcard tests/fuzz/*.[ch])
 
 format-check:
-	clang-format --dry-run --Werror $(LIB_SRC) $(CLI_SRC) $(wildcard analyzer/*/*.h) $(TEST_SRC)
+	clang-format --dry-run --Werror $(LIB_SRC) $(CLI_SRC) $(wildcard analyzer/*/*.h) $(TEST_SRC) $(wildcard tests/fuzz/*.[ch])
 
 clean:
 	rm -rf build gotcha

@@ -358,6 +358,8 @@ struct corr_batch_rec {
     int cut;
     struct corr_stamp stamp; /* filled by the worker */
     size_t lane_off;         /* the stamp's lane: lanes[lane_off .. + stamp.lane_len] */
+    uint64_t empty_run;      /* empty records that follow this empty one (feed_empty_run()) */
+    uint64_t empty_last;     /* the line of the last of them */
 };
 
 /* Records of one member, copied, and what the workers prepared for them. */

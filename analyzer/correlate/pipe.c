@@ -172,6 +172,7 @@ int corr_batch_add(struct corr_batch *b, const struct ingest_line *line)
     r->len = line->len;
     r->lineno = line->lineno;
     r->cut = line->cut;
+    r->empty_run = 0;
     memcpy(b->text + b->len, line->text, line->len); /* len <= max_line */
     b->len += line->len;
     return b->len < PIPE_BATCH_TEXT && b->nrecs < PIPE_BATCH_RECS;

@@ -253,6 +253,10 @@ static void finish_member_last(struct corr_file *f)
 void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct corr_stamp *s,
                        char *lane)
 {
+    if (!len) { /* no time, marker or lane: feed_empty() reads none */
+        memset(s, 0, sizeof *s);
+        return;
+    }
     s->tend = 0;
     struct tok_prefix pf;
     s->t = tok_record_parse(p, len, &pf, &s->tend);
@@ -268,6 +272,58 @@ void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct cor
     s->boot_marker = is_boot_marker(kind, p, len);
     s->may_name = may_name_host(p, &s->src);
     s->lane_len = s->may_name ? tok_lane_from(&s->src, p, len, lane, CORR_LANE_MAX) : 0;
+}
+
+/* The member's first record (its line and text) and its last line. */
+static void note_position(struct corr_file *f, const struct ingest_line *line)
+{
+    if (!f->first_line) {
+        f->first_line = line->lineno;
+        size_t n = AZ_MIN(line->len, sizeof f->first_text - 1);
+        memcpy(f->first_text, line->text, n);
+        f->first_text[n] = '\0';
+    }
+    f->last_line = line->lineno;
+}
+
+/*
+ * An empty record (a blank line, a lone CR, a line that held only escape sequences) has no time,
+ * no words for a signature (every literal has MATCH_MIN_LITERAL bytes or more) and no columns:
+ * it is counted and moves the member's last line, as feed_record() would, without its
+ * per-record setup, so a bomb of empty lines costs a few instructions each. An nvidia-smi CSV
+ * still reads it, as a row of empty columns.
+ */
+static void feed_empty(struct corr_state *st, size_t fi, const struct ingest_line *line)
+{
+    struct corr_file *f = &st->files[fi];
+    uint64_t seq = f->records++;
+    if (f->kind == TOK_KIND_SMI_CSV)
+        corr_series_record(st, fi, line->text, 0, line->lineno, f->last_time, 0);
+    if ((seq & 4095) == 4095) sampling_refresh(st);
+    note_position(f, line);
+    f->lastrec_len = 0;
+    f->lastrec_level = -1;
+}
+
+/* n more empty records after one fed by feed_empty(), the last on line last_line: the same as
+ * n feed_empty() calls, for a member that is not an nvidia-smi CSV. sampling_refresh() reads
+ * nothing an empty record changes, so one call stands for every refresh the n would make. */
+static void feed_empty_run(struct corr_state *st, size_t fi, uint64_t n, uint64_t last_line)
+{
+    struct corr_file *f = &st->files[fi];
+    uint64_t seq = f->records;
+    f->records += n;
+    if ((seq + n) / 4096 > seq / 4096) sampling_refresh(st); /* some seq % 4096 == 4095 */
+    f->last_line = last_line;
+}
+
+/* After an empty record, the empty records that follow it in bulk (at most max); 0 when the
+ * member must see each (an nvidia-smi CSV reads empty rows). */
+static uint64_t empty_run(const struct corr_state *st, size_t fi, struct ingest_reader *r,
+                          uint64_t max, uint64_t *last_line)
+{
+    if (st->files[fi].kind == TOK_KIND_SMI_CSV) return 0;
+    return ingest_reader_skip_empty(r, max, last_line);
 }
 
 /* One record into st. A pipe worker may have stamped it (stamp and its lane text) and prepared
@@ -340,14 +396,20 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
                                    on_hit, &c);
 
     f = &st->files[fi]; /* the callbacks never grow files, but stay safe */
-    if (!f->first_line) {
-        f->first_line = line->lineno;
-        size_t n = AZ_MIN(len, sizeof f->first_text - 1);
-        memcpy(f->first_text, p, n);
-        f->first_text[n] = '\0';
-    }
-    f->last_line = line->lineno;
+    note_position(f, line);
     keep_last(f, &c);
+}
+
+/* feed_record(), or feed_empty() for an empty record (kept apart: a bomb of empty records then
+ * pays for no more than feed_empty()'s few stores). */
+static void feed(struct corr_state *st, struct match_scanner *scanner, size_t fi,
+                 const struct ingest_line *line, const struct corr_stamp *stamp,
+                 const char *stamp_lane, const struct match_batch *mb, size_t mi)
+{
+    if (line->len)
+        feed_record(st, scanner, fi, line, stamp, stamp_lane, mb, mi);
+    else
+        feed_empty(st, fi, line);
 }
 
 /* "display: reason" -> path, reason; display may itself hold ':' (archive members). */
@@ -404,8 +466,13 @@ static void feed_member(struct corr_state *st, struct match_scanner *scanner,
 {
     struct ingest_line line;
     while ((t->end = ingest_reader_next_line(r, &line)) == AZ_OK || t->end == AZ_WARN) {
-        feed_record(st, scanner, fi, &line, NULL, NULL, NULL, 0);
+        feed(st, scanner, fi, &line, NULL, NULL, NULL, 0);
         if (tally_record(st, t, &line, display)) return;
+        if (line.len || st->cfg->run_expand_cap) continue; /* a capped run stops at a record */
+        uint64_t last, n = empty_run(st, fi, r, UINT64_MAX, &last);
+        if (!n) continue;
+        feed_empty_run(st, fi, n, last);
+        t->bytes += n; /* tally_record()'s len + 1 each */
     }
 }
 
@@ -428,7 +495,12 @@ static void feed_member_piped(struct corr_state *st, struct match_scanner *scann
                     ended = 1;
                     break;
                 }
-                if (!corr_batch_add(b, &line)) break;
+                int room = corr_batch_add(b, &line);
+                if (!line.len) { /* the empty records after it ride on it */
+                    struct corr_batch_rec *rec = &b->recs[b->nrecs - 1];
+                    rec->empty_run = empty_run(st, fi, r, UINT64_MAX, &rec->empty_last);
+                }
+                if (!room) break;
             }
             corr_pipe_submit(pp);
         }
@@ -437,8 +509,14 @@ static void feed_member_piped(struct corr_state *st, struct match_scanner *scann
         for (size_t i = 0; i < b->nrecs && !t->capped; i++) {
             const struct corr_batch_rec *rec = &b->recs[i];
             struct ingest_line line = {b->text + rec->off, rec->len, rec->lineno, rec->cut};
-            feed_record(st, scanner, fi, &line, &rec->stamp, b->lanes + rec->lane_off, b->mb, i);
+            /* b->lanes stays NULL until a record of the batch names a lane */
+            const char *lane = rec->stamp.lane_len ? b->lanes + rec->lane_off : NULL;
+            feed(st, scanner, fi, &line, &rec->stamp, lane, b->mb, i);
             tally_record(st, t, &line, display);
+            if (rec->empty_run) {
+                feed_empty_run(st, fi, rec->empty_run, rec->empty_last);
+                t->bytes += rec->empty_run;
+            }
         }
         corr_pipe_release(pp);
         if (t->capped) ended = 1; /* replay what is in flight, read no more */

@@ -2,6 +2,7 @@
  * the default table, meminfo/free, and the series facts of signature hits; downsampling and
  * change points. */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,6 +229,12 @@ static void note_throttle(struct corr_state *st, size_t file, uint64_t line, str
     }
 }
 
+/* A GPU index column as an int; a value no int holds reads as GPU 0, as a negative one does. */
+static int gpu_index(double g)
+{
+    return g > (double)INT_MIN && g < (double)INT_MAX ? (int)g : 0;
+}
+
 /* ---- nvidia-smi --query-gpu CSV ---- */
 
 static int csv_metric(const char *p, size_t len)
@@ -341,7 +348,7 @@ static void csv_row(struct corr_state *st, size_t file, const char *p, size_t le
             }
         } else if (m == CORR_M_GPU_INDEX) {
             double g;
-            if (!lead_number(v, vl, &g)) gpu = (int)g;
+            if (!lead_number(v, vl, &g)) gpu = gpu_index(g);
         } else if (m >= 0 && m < CORR_M_COUNT) {
             if (is_na(v, vl))
                 na[n] = 1;
@@ -428,7 +435,7 @@ static void dmon_row(struct corr_state *st, size_t file, const char *p, size_t l
             have_time = 1;
         } else if (m == CORR_M_GPU_INDEX) {
             double g;
-            if (!lead_number(p + i, j - i, &g)) gpu = (int)g;
+            if (!lead_number(p + i, j - i, &g)) gpu = gpu_index(g);
         } else if (m >= 0 && m < CORR_M_COUNT && p[i] != '-') {
             lead_number(p + i, j - i, &vals[n]);
         }
@@ -569,18 +576,29 @@ static double free_value_kb(const char *p, size_t len, double total_raw)
     return v;
 }
 
+/* 1 EiB in kB: more memory than any machine has; a figure past it (a fuzzed "1e22G") is
+ * clamped, so the conversion stays defined and Cached + Buffers cannot wrap. */
+#define KB_MAX ((uint64_t)1 << 50)
+
+/* A kB figure as a count: negative or NaN is 0, anything past KB_MAX is KB_MAX. */
+static uint64_t kb_count(double v)
+{
+    if (!(v > 0)) return 0;
+    return v >= (double)KB_MAX ? KB_MAX : (uint64_t)v;
+}
+
 static void meminfo_record(struct corr_state *st, size_t file, const char *p, size_t len,
                            uint64_t line, struct az_time t)
 {
     struct corr_file *f = &st->files[file];
     double v;
     if (az_starts_with(p, len, "Cached:") && !lead_number(p + 7, len - 7, &v)) {
-        f->mi_cached_kb = (uint64_t)v;
+        f->mi_cached_kb = kb_count(v);
         cache_seen(st, file, f->mi_cached_kb + f->mi_buffers_kb, line, t, p, len);
         return;
     }
     if (az_starts_with(p, len, "Buffers:") && !lead_number(p + 8, len - 8, &v)) {
-        f->mi_buffers_kb = (uint64_t)v;
+        f->mi_buffers_kb = kb_count(v);
         cache_seen(st, file, f->mi_cached_kb + f->mi_buffers_kb, line, t, p, len);
         return;
     }
@@ -618,7 +636,7 @@ static void meminfo_record(struct corr_state *st, size_t file, const char *p, si
             double total;
             if (lead_number(tok[f->free_total_col], tl[f->free_total_col], &total)) return;
             double kb = free_value_kb(tok[f->free_cache_col], tl[f->free_cache_col], total);
-            if (!isnan(kb) && kb > 0) cache_seen(st, file, (uint64_t)kb, line, t, p, len);
+            if (!isnan(kb) && kb > 0) cache_seen(st, file, kb_count(kb), line, t, p, len);
         }
     }
 }

@@ -225,12 +225,13 @@ static void collect_candidates(struct match_scanner *s, enum tok_kind kind, cons
                                size_t len)
 {
     const struct match_pack *pk = s->p;
-    if (AZ_UNLIKELY(++s->gen == 0)) { /* wrapped: old stamps could collide */
+    s->ncand = 0;
+    if (len < MATCH_MIN_LITERAL) return; /* no literal fits: blank lines cost nothing */
+    if (AZ_UNLIKELY(++s->gen == 0)) {    /* wrapped: old stamps could collide */
         memset(s->stamp, 0, pk->nsigs * sizeof(*s->stamp));
         memset(s->lit_stamp, 0, pk->search.nlits * sizeof(*s->lit_stamp));
         s->gen = 1;
     }
-    s->ncand = 0;
     s->kind_mask = 1u << kind;
     match_searcher_run_once(&pk->search, (const uint8_t *)p, len, s->lit_stamp, s->gen,
                             mark_literal, s);
@@ -365,10 +366,12 @@ size_t match_scanner_replay(struct match_scanner *s, const struct match_batch *b
         const struct batch_cand *c = &b->cands[j];
         if (sampled_out(smp, c->sig)) continue;
         int rc = c->rc;
-        const PCRE2_SIZE *ov = b->ov + c->ov;
+        const PCRE2_SIZE *ov = NULL; /* b->ov is NULL until a prepared regex matched */
         if (rc == RC_DEFERRED) {
             rc = run_regex(s->p->sigs[c->sig], p, len, s->md, s->mctx);
             ov = pcre2_get_ovector_pointer(s->md);
+        } else if (rc > 0) {
+            ov = b->ov + c->ov;
         }
         nhit += (size_t)deliver(s, c->sig, rc, ov, p, fn, ctx);
     }
