@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "common/az.h"
+#include "correlate/corr.h"
 #include "match/match.h"
 #include "report/report.h"
 #include "tokenize/tok.h"
@@ -47,7 +48,9 @@ static struct match_pack *load_from(const char *dir, const struct cli_options *o
     for (size_t i = 0; i < o->nextra; i++) dirs[1 + i] = o->extra_patterns[i];
     struct az_buf msg = AZ_BUF_INIT;
     struct match_pack *pack = NULL;
-    if (match_pack_load(&pack, dirs, ndirs, &msg) != AZ_OK || !pack) {
+    /* the pack's rules are checked against the correlator's primitives as part of loading */
+    if (match_pack_load(&pack, dirs, ndirs, &msg) != AZ_OK || !pack ||
+        corr_rules_check(pack, &msg) != 0) {
         fprintf(err, "gotcha: cannot load the pattern pack '%s':\n", dir);
         print_lines(err, "  ", msg.data);
         match_pack_free(pack);

@@ -157,4 +157,13 @@ enum az_status corr_analyze(const struct corr_config *cfg, struct match_scanner 
 
 void corr_result_free(struct corr_result *r);
 
+/**
+ * corr_rules_check() : validate the rules of every gotcha entry of a loaded pack: each names a
+ * primitive the correlator has, gives every parameter it needs with the right type, refers only
+ * to entries, signatures and tags that exist, and its sentences use only the variables the
+ * primitive provides. Appends one line per problem ("file: entry: rule N (use): ...").
+ * @return the number of problems (a pack with any is refused, like a bad regex).
+ */
+size_t corr_rules_check(const struct match_pack *pack, struct az_buf *err);
+
 #endif /* CORR_H */

@@ -1,7 +1,9 @@
 /*
  * tests/unit/test_correlate.c - the correlator's detectors, scoring and determinism on small
  * real-shaped runs written into a per-test temporary directory, scanned with a minimal pack
- * written there too (docs/patterns.md format), so the tests do not depend on the shipped pack.
+ * written there too (docs/patterns.md format), so the tests do not depend on the shipped pack's
+ * signatures. The rules the correlator evaluates (and the tags they refer to) are the shipped
+ * pack's, merged into those small packs (with_shipped_model()).
  *
  * Where the fixture shapes come from:
  *  - nvidia-smi --query-gpu=timestamp,temperature.gpu,power.draw --format=csv rows
@@ -29,6 +31,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "correlate/corr.h"
 
@@ -138,11 +142,95 @@ static void write_file(const char *sub, const char *name, const char *text)
     fclose(f);
 }
 
+
+/* The shipped pack's directory (make unit sets GOTCHA_PATTERNS; GOTCHA_TOP/patterns otherwise). */
+static void shipped_dir(char *dir, size_t n)
+{
+    const char *env = getenv("GOTCHA_PATTERNS"), *top = getenv("GOTCHA_TOP");
+    if (env && *env)
+        snprintf(dir, n, "%s", env);
+    else
+        snprintf(dir, n, "%s/patterns", top && *top ? top : ".");
+}
+
+/* The test pack text with the shipped pack's data model merged in: for each entry it shares
+ * with the shipped pack, that entry's rules, scope, ruled_out, tags and explains (only towards
+ * entries the test pack has); for each signature it shares, the shipped signature's tags. What
+ * the correlator weighs lives in the pack, so the tests' small packs borrow it rather than copy
+ * it. Caller frees. */
+static char *with_shipped_model(const char *text)
+{
+    json_error_t je;
+    json_t *test = json_loads(text, 0, &je);
+    cr_assert_not_null(test, "test pack: %s (line %d)", je.text, je.line);
+    json_t *tentries = json_object_get(test, "entries");
+    char dir[1024];
+    shipped_dir(dir, sizeof dir);
+    static const char *const files[] = {"G1.json", "G2.json", "G3.json", "G4.json",
+                                        "G5.json", "G6.json", "G7.json", "G8.json",
+                                        "G9.json", "G10.json", "common.json", "context.json"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+        json_t *shipped = json_load_file(path, 0, &je);
+        cr_assert_not_null(shipped, "%s: %s", path, je.text);
+        size_t i, k;
+        json_t *se, *te;
+        json_array_foreach(json_object_get(shipped, "entries"), i, se)
+        {
+            const char *id = json_string_value(json_object_get(se, "id"));
+            json_array_foreach(tentries, k, te)
+            {
+                if (strcmp(json_string_value(json_object_get(te, "id")), id)) continue;
+                static const char *const model[] = {"rules", "scope", "ruled_out", "tags"};
+                for (size_t m = 0; m < sizeof model / sizeof *model; m++) {
+                    json_t *v = json_object_get(se, model[m]);
+                    if (v && !json_object_get(te, model[m])) json_object_set(te, model[m], v);
+                }
+                json_t *ex = json_object_get(se, "explains"), *keep = json_array();
+                size_t x, y;
+                json_t *xe, *oe;
+                json_array_foreach(ex, x, xe)
+                {
+                    const char *to = json_string_value(json_object_get(xe, "id"));
+                    json_array_foreach(tentries, y, oe)
+                    {
+                        if (!strcmp(json_string_value(json_object_get(oe, "id")), to))
+                            json_array_append(keep, xe);
+                    }
+                }
+                if (json_array_size(keep)) json_object_set(te, "explains", keep);
+                json_decref(keep);
+                /* signature tags */
+                size_t a, b;
+                json_t *ss, *ts;
+                json_array_foreach(json_object_get(se, "signatures"), a, ss)
+                {
+                    json_array_foreach(json_object_get(te, "signatures"), b, ts)
+                    {
+                        json_t *tags = json_object_get(ss, "tags");
+                        if (tags && !strcmp(json_string_value(json_object_get(ss, "id")),
+                                            json_string_value(json_object_get(ts, "id"))))
+                            json_object_set(ts, "tags", tags);
+                    }
+                }
+            }
+        }
+        json_decref(shipped);
+    }
+    char *out = json_dumps(test, JSON_INDENT(1));
+    json_decref(test);
+    cr_assert_not_null(out);
+    return out;
+}
+
 static void setup(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/gotcha-corr-XXXXXX");
     cr_assert_not_null(mkdtemp(g_dir));
-    write_file("pack", "test.json", pack_json);
+    char *merged = with_shipped_model(pack_json);
+    write_file("pack", "test.json", merged);
+    free(merged);
     char pdir[128];
     snprintf(pdir, sizeof pdir, "%s/pack", g_dir);
     const char *dirs[] = {pdir};
@@ -661,7 +749,9 @@ static void use_pack2(void)
     match_pack_free(g_pack);
     struct az_buf j = AZ_BUF_INIT; /* in parts: C11 only promises 4095-byte literals */
     az_buf_printf(&j, "%s%s%s%s", pack2_json, pack2_g3, pack2_g10, pack2_ctx);
-    write_file("pack2", "test.json", j.data);
+    char *merged = with_shipped_model(j.data);
+    write_file("pack2", "test.json", merged);
+    free(merged);
     az_buf_free(&j);
     char pdir[128];
     snprintf(pdir, sizeof pdir, "%s/pack2", g_dir);
@@ -900,11 +990,7 @@ static void use_shipped_pack(void)
     match_pack_free(g_pack);
     g_pack = NULL;
     char dir[1024];
-    const char *env = getenv("GOTCHA_PATTERNS"), *top = getenv("GOTCHA_TOP");
-    if (env && *env)
-        snprintf(dir, sizeof dir, "%s", env);
-    else
-        snprintf(dir, sizeof dir, "%s/patterns", top && *top ? top : ".");
+    shipped_dir(dir, sizeof dir);
     const char *dirs[] = {dir};
     struct az_buf err = AZ_BUF_INIT;
     cr_assert_eq(match_pack_load(&g_pack, dirs, 1, &err), AZ_OK, "%s", err.data ? err.data : "");
