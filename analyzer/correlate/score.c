@@ -54,7 +54,7 @@ static void last_visit(void *vctx, const struct corr_rec *r)
 static void weigh(struct corr_state *st, struct cand *c)
 {
     double keep = 1, factor = 1, cap = 1, maxw = 0;
-    int nctx = 0, nsupport = 0;
+    int nctx = 0, nsupport = 0, decisive = 0;
     const struct match_entry *e = c->e;
     struct az_buf sigsum = AZ_BUF_INIT;
     int nsigsum = 0;
@@ -63,10 +63,18 @@ static void weigh(struct corr_state *st, struct cand *c)
         if (sig->index >= st->nsigs || !st->sigs[sig->index]) continue;
         const struct corr_sigstat *ss = st->sigs[sig->index];
         const struct corr_rec *first = corr_sig_earliest(st, sig->index);
+        if (sig->role == MATCH_ROLE_CONTRARY) {
+            /* a line that makes its entry less likely, with the pack's sentence */
+            factor *= sig->contrary_factor;
+            if (sig->contrary_says)
+                az_buf_printf(&c->lowered, "%s%s", c->lowered.len ? "; " : "", sig->contrary_says);
+            continue;
+        }
         if (sig->strength == MATCH_CONTEXT) {
             nctx++;
             continue;
         }
+        if (sig->strength == MATCH_DECISIVE) decisive = 1;
         double w = corr_sig_weight(st, sig);
         keep *= 1 - w;
         maxw = AZ_MAX(maxw, w);
@@ -111,7 +119,8 @@ static void weigh(struct corr_state *st, struct cand *c)
             if (cl->reason)
                 az_buf_printf(&c->lowered, "%s%s", c->lowered.len ? "; " : "", cl->reason);
         }
-        if (cl->cap > 0 && cl->cap < cap) {
+        /* a cap holds back hints; a decisive line names the cause on its own */
+        if (cl->cap > 0 && cl->cap < cap && !decisive) {
             cap = cl->cap;
             if (cl->reason && nsupport)
                 az_buf_printf(&c->lowered, "%s%s", c->lowered.len ? "; " : "", cl->reason);
@@ -243,13 +252,15 @@ static void order_causes(const struct corr_state *st, struct cand *v, size_t n)
 
 /* The earliest error record matched by a signature of the family (-1: gotcha or common) at
  * least as strong as min_strength. */
-static const struct corr_rec *first_error(const struct corr_state *st, int family,
-                                          enum match_strength min_strength)
+static const struct corr_rec *first_error_of(const struct corr_state *st, int family,
+                                             enum match_strength min_strength, int cascades)
 {
     struct ferr_ctx f = {st, NULL};
     for (size_t s = 0; s < st->nsigs; s++) {
         if (!st->sigs[s]) continue;
         const struct match_sig *sig = match_pack_sig(st->pack, s);
+        if ((sig->role == MATCH_ROLE_CASCADE) != cascades || sig->role == MATCH_ROLE_CONTRARY)
+            continue;
         int fam = (int)sig->entry->family;
         if (fam != MATCH_FAMILY_GOTCHA && fam != MATCH_FAMILY_COMMON) continue;
         if (family >= 0 && fam != family) continue;
@@ -257,6 +268,15 @@ static const struct corr_rec *first_error(const struct corr_state *st, int famil
         corr_sig_each(st, s, ferr_visit, &f);
     }
     return f.best;
+}
+
+/* The earliest root error line; a cascade line (a consequence pointing at an earlier failure)
+ * only when no root line is there. */
+static const struct corr_rec *first_error(const struct corr_state *st, int family,
+                                          enum match_strength min_strength)
+{
+    const struct corr_rec *r = first_error_of(st, family, min_strength, 0);
+    return r ? r : first_error_of(st, family, min_strength, 1);
 }
 
 void corr_score(struct corr_state *st, struct corr_result *r)

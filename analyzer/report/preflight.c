@@ -43,13 +43,18 @@ void rpt_write_preflight(struct rpt *c)
 {
     const struct corr_result *r = c->r;
     struct az_buf tmp = AZ_BUF_INIT;
-    /* every gotcha of the pack is a finding or ruled out: their union, in pack order */
-    size_t n = r->nfindings + r->nruled_out;
+    /* every gotcha of the pack in pack order (those the result does not name are SKIP); without
+     * the pack, the result's findings and ruled-out entries */
+    size_t np = c->pack ? match_pack_entry_count(c->pack) : 0;
+    size_t n = r->nfindings + r->nruled_out + np;
     const struct match_entry **gs = az_xcalloc(n ? n : 1, sizeof *gs);
     size_t ng = 0;
-    for (size_t i = 0; i < r->nfindings; i++)
+    for (size_t i = 0; i < np; i++)
+        if (match_pack_entry(c->pack, i)->family == MATCH_FAMILY_GOTCHA)
+            gs[ng++] = match_pack_entry(c->pack, i);
+    for (size_t i = 0; !np && i < r->nfindings; i++)
         if (r->findings[i].entry->family == MATCH_FAMILY_GOTCHA) gs[ng++] = r->findings[i].entry;
-    for (size_t i = 0; i < r->nruled_out; i++) gs[ng++] = r->ruled_out[i].entry;
+    for (size_t i = 0; !np && i < r->nruled_out; i++) gs[ng++] = r->ruled_out[i].entry;
     for (size_t i = 1; i < ng; i++)
         for (size_t j = i; j > 0 && gs[j - 1]->order > gs[j]->order; j--) {
             const struct match_entry *t = gs[j];
