@@ -287,6 +287,35 @@ uint64_t batch_config_hash(const struct corr_config *cfg)
         h = fnv1a_str(h, e->id);
         h = fnv1a_str(h, e->title);
         h = fnv1a_str(h, e->fix ? e->fix : "");
+        /* the data model the correlator evaluates: a changed rule must not reuse old rows */
+        h = fnv1a(h, &e->scope.platform, sizeof e->scope.platform);
+        h = fnv1a(h, &e->scope.factor, sizeof e->scope.factor);
+        h = fnv1a_str(h, e->ruled_out ? e->ruled_out : "");
+        for (size_t k = 0; k < e->ntags; k++) h = fnv1a_str(h, e->tags[k]);
+        for (size_t k = 0; k < e->nexplains; k++) {
+            h = fnv1a_str(h, e->explains[k].id ? e->explains[k].id : "");
+            h = fnv1a(h, &e->explains[k].min_cause, sizeof e->explains[k].min_cause);
+        }
+        for (size_t k = 0; k < e->nrules; k++) {
+            const struct match_rule *r = e->rules[k];
+            h = fnv1a_str(h, r->use);
+            for (size_t v = 0; v < r->nvalues; v++) {
+                const struct match_value *mv = &r->values[v];
+                h = fnv1a_str(h, mv->name);
+                h = fnv1a(h, &mv->num, sizeof mv->num);
+                h = fnv1a_str(h, mv->str ? mv->str : "");
+                for (size_t l = 0; l < mv->nlist; l++) h = fnv1a_str(h, mv->list[l]);
+            }
+            for (size_t u = 0; u < r->noutcomes; u++) {
+                const struct match_outcome *mo = &r->outcomes[u];
+                h = fnv1a_str(h, mo->name);
+                h = fnv1a(h, &mo->weight, sizeof mo->weight);
+                h = fnv1a(h, &mo->factor, sizeof mo->factor);
+                h = fnv1a(h, &mo->cap, sizeof mo->cap);
+                h = fnv1a_str(h, mo->says ? mo->says : "");
+                h = fnv1a_str(h, mo->note ? mo->note : "");
+            }
+        }
     }
     for (size_t i = 0; i < match_pack_sig_count(p); i++) {
         const struct match_sig *s = match_pack_sig(p, i);
@@ -294,8 +323,12 @@ uint64_t batch_config_hash(const struct corr_config *cfg)
         h = fnv1a_str(h, s->regex);
         h = fnv1a(h, &s->strength, sizeof s->strength);
         h = fnv1a(h, &s->kinds, sizeof s->kinds);
+        h = fnv1a(h, &s->role, sizeof s->role);
+        h = fnv1a(h, &s->contrary_factor, sizeof s->contrary_factor);
+        for (size_t k = 0; k < s->ntags; k++) h = fnv1a_str(h, s->tags[k]);
     }
     h = fnv1a(h, &cfg->threshold, sizeof cfg->threshold);
+    h = fnv1a(h, &cfg->platform, sizeof cfg->platform);
     h = fnv1a(h, &cfg->ingest.max_line, sizeof cfg->ingest.max_line);
     h = fnv1a(h, &cfg->ingest.expand_floor, sizeof cfg->ingest.expand_floor);
     h = fnv1a(h, &cfg->ingest.expand_ratio, sizeof cfg->ingest.expand_ratio);
@@ -660,6 +693,10 @@ int cli_cmd_batch(const struct cli_options *o, FILE *out, FILE *err)
     if (o->max_expand) cfg.ingest.expand_floor = o->max_expand;
     if (o->expand_ratio) cfg.ingest.expand_ratio = o->expand_ratio;
     if (o->threshold >= 0) cfg.threshold = o->threshold;
+    if (cli_apply_platform(o, &cfg, err) != 0) {
+        match_pack_free(pack);
+        return CLI_EXIT_ERROR;
+    }
 
     struct batch_options bo;
     memset(&bo, 0, sizeof bo);

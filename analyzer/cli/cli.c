@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "common/az.h"
+#include "correlate/corr.h"
 #include "ingest/ingest.h"
 #include "match/match.h"
 #include "tokenize/tok.h"
@@ -31,6 +32,7 @@ enum {
     OPT_MAX_EXPAND,
     OPT_EXPAND_RATIO,
     OPT_THRESHOLD,
+    OPT_PLATFORM,
     OPT_CHECK,
     OPT_VERSION,
     OPT_STAGE,
@@ -55,6 +57,7 @@ static const struct option long_options[] = {
     {"max-expand", required_argument, NULL, OPT_MAX_EXPAND},
     {"expand-ratio", required_argument, NULL, OPT_EXPAND_RATIO},
     {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"platform", required_argument, NULL, OPT_PLATFORM},
     {"check", no_argument, NULL, OPT_CHECK},
     {"verbose", no_argument, NULL, 'v'},
     {"quiet", no_argument, NULL, 'q'},
@@ -117,6 +120,8 @@ static const char help_scan[] =
     "      --color WHEN        colour text reports: auto (a terminal and NO_COLOR unset),\n"
     "                          always or never (default auto)\n"
     "      --threshold X       minimum confidence for a verdict, 0 to 1 (default 0.35)\n"
+    "      --platform P        gb10, other or auto: the platform to assume (default auto =\n"
+    "                          from the inputs; also GOTCHA_PLATFORM)\n"
     "      --max-line SIZE     cut records longer than SIZE bytes (default 64K)\n"
     "      --max-expand SIZE   decompressed bytes always allowed per member (default 1G)\n"
     "      --expand-ratio N    and N times the compressed size beyond it (default 64)\n"
@@ -360,6 +365,11 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
         o->threshold = v;
         return 0;
     }
+    case OPT_PLATFORM:
+        if (strcmp(arg, "gb10") && strcmp(arg, "other") && strcmp(arg, "auto"))
+            return bad_usage(err, "invalid --platform '%s' (expected gb10, other or auto)", arg);
+        o->platform = arg;
+        return 0;
     case OPT_CHECK: o->check = 1; return 0;
     case OPT_STAGE:
         if (strcmp(arg, "ingest") != 0)
@@ -613,4 +623,28 @@ int cli_close_stdout(int rc)
         return CLI_EXIT_ERROR;
     }
     return rc;
+}
+
+int cli_apply_platform(const struct cli_options *o, struct corr_config *cfg, FILE *err)
+{
+    const char *p = o->platform, *from = "--platform";
+    if (!p) {
+        p = getenv("GOTCHA_PLATFORM");
+        from = "GOTCHA_PLATFORM";
+    }
+    if (!p || !*p || !strcmp(p, "auto")) return 0;
+    if (!strcmp(p, "gb10"))
+        cfg->platform = CORR_PLATFORM_GB10;
+    else if (!strcmp(p, "other"))
+        cfg->platform = CORR_PLATFORM_OTHER;
+    else {
+        struct az_buf b = AZ_BUF_INIT;
+        report_sanitize_terminal(&b, p, strlen(p));
+        fprintf(err, "gotcha: invalid GOTCHA_PLATFORM '%s' (expected gb10, other or auto)\n",
+                b.data ? b.data : "");
+        az_buf_free(&b);
+        return -1;
+    }
+    cfg->platform_from = from;
+    return 0;
 }

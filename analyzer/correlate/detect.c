@@ -363,6 +363,13 @@ void corr_context_build(struct corr_state *st)
     else if (tag_earliest(st, TAG_BARE_HOST, 0))
         st->ctx.in_container = 0;
     if (!st->ctx.gpu_name) st->ctx.gpu_name = az_xstrdup("");
+    /* the platform: from the inputs, unless the user set it */
+    st->ctx.platform_from = st->ctx.is_gb10 != -1 ? "inputs" : "";
+    if (st->cfg->platform != CORR_PLATFORM_AUTO) {
+        st->ctx.is_gb10 = st->cfg->platform == CORR_PLATFORM_GB10;
+        st->ctx.platform_from = st->cfg->platform_from ? st->cfg->platform_from : "--platform";
+    }
+    st->ctx.platform = st->ctx.is_gb10 == 1 ? "gb10" : st->ctx.is_gb10 == 0 ? "other" : "unknown";
     if (!st->ctx.arch) st->ctx.arch = az_xstrdup("");
     if (!st->ctx.cuda_driver) st->ctx.cuda_driver = az_xstrdup("");
     if (!st->ctx.cuda_torch) st->ctx.cuda_torch = az_xstrdup("");
@@ -1424,7 +1431,13 @@ void corr_detect_all(struct corr_state *st)
     for (size_t i = 0; i < match_pack_entry_count(st->pack); i++) {
         const struct match_entry *e = match_pack_entry(st->pack, i);
         if (e->family != MATCH_FAMILY_GOTCHA || e->scope.platform != MATCH_SCOPE_GB10) continue;
-        struct corr_var v[] = {VS("gpu", *st->ctx.gpu_name ? st->ctx.gpu_name : "other GPU")};
+        /* {gpu}: the GPU the inputs name, or what set the platform when the user did */
+        char set_by[48];
+        snprintf(set_by, sizeof set_by, "set by %s", st->ctx.platform_from);
+        const char *gpu = st->cfg->platform == CORR_PLATFORM_OTHER ? set_by
+                          : *st->ctx.gpu_name                       ? st->ctx.gpu_name
+                                                                    : "other GPU";
+        struct corr_var v[] = {VS("gpu", gpu)};
         corr_claim_add(st, e, 0, e->scope.factor, NULL, NULL, NULL,
                        corr_rule_render(e->scope.says, v, AZ_ARRAY_LEN(v)));
     }
