@@ -284,6 +284,8 @@ static struct corr_result *analyze_dir(const char *sub)
 
 static const char *verdict_id(const struct corr_result *r)
 {
+    /* a verdict (above all "none") of a run that read nothing proves nothing */
+    cr_assert_gt(r->records, 0, "no record was read");
     return r->verdict ? r->verdict->id : "none";
 }
 
@@ -1119,5 +1121,78 @@ Test(correlate, decisive_common_failure_is_the_first_error_without_error_words)
     cr_assert_not_null(r->first_error_entry, "a first error is named");
     cr_assert_str_eq(r->first_error_entry->id, "C.xid");
     cr_assert_eq(r->first_error->line, 3u);
+    corr_result_free(r);
+}
+
+/* ---- roles ---- */
+
+/* A pack of two common failures: vLLM's "See root cause above" line (role as given) and a CUDA
+ * error. Line shapes: vLLM v1's core_client.py message and the CUDA runtime's error string, as
+ * quoted in vllm-project/vllm issue threads. */
+static void use_role_pack(const char *role)
+{
+    match_pack_free(g_pack);
+    g_pack = NULL;
+    struct az_buf j = AZ_BUF_INIT;
+    az_buf_printf(&j,
+                  "{\"entries\": [{\"id\": \"C.engine\", \"family\": \"common\", \"title\": \"t\", "
+                  "\"fix\": \"f\", \"signatures\": [{\"id\": \"C.engine.dead\", \"kinds\": "
+                  "[\"any\"], \"strength\": \"strong\", \"role\": \"%s\", \"regex\": \"Engine "
+                  "core initialization failed\", \"examples\": {\"match\": [\"RuntimeError: "
+                  "Engine core initialization failed. See root cause above.\"], \"no_match\": "
+                  "[\"Engine core ready\"]}, \"sources\": [\"t\"]}]},"
+                  " {\"id\": \"C.cuda\", \"family\": \"common\", \"title\": \"t\", \"fix\": \"f\", "
+                  "\"signatures\": [{\"id\": \"C.cuda.no-kernel\", \"kinds\": [\"any\"], "
+                  "\"strength\": \"strong\", \"regex\": \"CUDA error: no kernel image\", "
+                  "\"examples\": {\"match\": [\"RuntimeError: CUDA error: no kernel image is "
+                  "available for execution on the device\"], \"no_match\": [\"CUDA error\"]}, "
+                  "\"sources\": [\"t\"]}]}]}\n",
+                  role);
+    write_file("rolepack", "test.json", j.data);
+    az_buf_free(&j);
+    char pdir[128];
+    snprintf(pdir, sizeof pdir, "%s/rolepack", g_dir);
+    const char *dirs[] = {pdir};
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(match_pack_load(&g_pack, dirs, 1, &err), AZ_OK, "%s", err.data ? err.data : "");
+    az_buf_free(&err);
+}
+
+static void write_engine_logs(void)
+{
+    /* two untimed logs: the API server's (its path sorts first) and the engine core's */
+    write_file("run", "apiserver.log",
+               "(APIServer pid=2001) ERROR [core_client.py:610] Engine core proc EngineCore_DP0 "
+               "died unexpectedly, shutting down client.\n"
+               "RuntimeError: Engine core initialization failed. See root cause above. Failed "
+               "core proc(s): {'EngineCore_DP0': 1}\n");
+    write_file("run", "enginecore.log",
+               "Traceback (most recent call last):\n"
+               "  File \"/usr/lib/python3/dist-packages/vllm/v1/engine/core.py\", line 498\n"
+               "RuntimeError: CUDA error: no kernel image is available for execution on the "
+               "device\n");
+}
+
+Test(correlate, a_cascade_line_yields_the_first_error_to_the_root)
+{
+    use_role_pack("cascade");
+    write_engine_logs();
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_eq(r->records, 5);
+    cr_assert_not_null(r->first_error);
+    cr_assert_str_eq(r->first_error_entry->id, "C.cuda");
+    cr_assert_eq(r->first_error->line, 3);
+    corr_result_free(r);
+}
+
+Test(correlate, a_root_role_keeps_the_earliest_line_first)
+{
+    /* near miss: the same line as a root is the earliest error (path order of untimed logs) */
+    use_role_pack("root");
+    write_engine_logs();
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_eq(r->records, 5);
+    cr_assert_not_null(r->first_error);
+    cr_assert_str_eq(r->first_error_entry->id, "C.engine");
     corr_result_free(r);
 }
