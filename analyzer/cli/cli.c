@@ -14,9 +14,6 @@
 #include "match/match.h"
 #include "tokenize/tok.h"
 
-#ifndef GOTCHA_VERSION
-#define GOTCHA_VERSION "0.0.0"
-#endif
 #ifndef GOTCHA_DATADIR
 #define GOTCHA_DATADIR "/usr/local/share/gotcha"
 #endif

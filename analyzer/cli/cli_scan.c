@@ -13,9 +13,6 @@
 #include "report/report.h"
 #include "tokenize/tok.h"
 
-#ifndef GOTCHA_VERSION
-#define GOTCHA_VERSION "0.0.0"
-#endif
 
 static const char *const stdin_paths[] = {"-"};
 

@@ -300,8 +300,6 @@ struct corr_change {
     double effect;        /* |after - before| / pooled standard deviation */
 };
 struct corr_change corr_change_point(const struct corr_spoint *pts, size_t n, size_t min_seg);
-/* Parse "Sat Nov 29 10:12:55 2026" at p; kind NONE when it is not that. */
-struct az_time corr_parse_ctime(const char *p, size_t len);
 
 /* ---- timeline.c ---- */
 /* Run clock: start, end, year, boot anchors. */

@@ -261,12 +261,11 @@ void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct cor
     s->tend = 0;
     s->t = tok_parse_time(kind, p, len, &s->tend);
     if (s->t.kind == AZ_TIME_NONE && corr_is_smi_kind(kind)) {
-        /* nvidia-smi's table header and -q "Timestamp : Sat Nov 29 10:12:55 2026". */
+        /* nvidia-smi -q "Timestamp : Sat Nov 29 10:12:55 2026": the time after the label (the
+         * tokenizer's one ctime parser, Feb 29 checked) */
         const char *colon = memchr(p, ':', AZ_MIN(len, (size_t)60));
         if (az_memcasemem(p, AZ_MIN(len, (size_t)40), "Timestamp", 9) && colon)
-            s->t = corr_parse_ctime(colon + 1, len - (size_t)(colon + 1 - p));
-        else
-            s->t = corr_parse_ctime(p, len);
+            s->t = tok_parse_time(kind, colon + 1, len - (size_t)(colon + 1 - p), NULL);
     }
     s->boot_marker = is_boot_marker(kind, p, len);
     s->may_name = may_name_host(p, len, s->tend, s->tend > 0);

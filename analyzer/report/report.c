@@ -230,10 +230,6 @@ char *rpt_context_text(const struct corr_result *r)
 
 /* ---- result helpers ---- */
 
-#ifndef GOTCHA_VERSION
-#define GOTCHA_VERSION "0"
-#endif
-
 const char *rpt_tool_version(const struct rpt *c)
 {
     return c->o->tool_version && c->o->tool_version[0] ? c->o->tool_version : GOTCHA_VERSION;
