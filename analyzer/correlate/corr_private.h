@@ -276,7 +276,11 @@ int corr_series_fact_index(const char *fact);
  * whose power, temperature, clock and utilisation are read structurally instead). */
 int corr_series_sig_feeds(const struct corr_state *st, size_t sig, int smi_kind);
 /* 1 for the nvidia-smi kinds (table, -q, XML, CSV, dmon). */
-int corr_is_smi_kind(enum tok_kind k);
+static inline int corr_is_smi_kind(enum tok_kind k)
+{
+    return k == TOK_KIND_SMI || k == TOK_KIND_SMI_Q || k == TOK_KIND_SMI_XML ||
+           k == TOK_KIND_SMI_CSV || k == TOK_KIND_SMI_DMON;
+}
 /* Series facts of a hit (tokens_per_s, loss, power_w, ...), the facts already resolved:
  * fact_series[i] is corr_series_fact_index()
  * of the hit's fact i (the hit's signature's corr_sigfx.series); the hit stands for w raw records
@@ -384,7 +388,7 @@ void corr_prim_requested(struct corr_rule_run *rr);
 /* ---- score.c ---- */
 void corr_score(struct corr_state *st, struct corr_result *r);
 
-/* ---- scan.c: what a record says on its own ---- */
+/* ---- stamp.c: what a record says on its own ---- */
 /* A record's time, boot marker and lane: they depend on nothing before it, so pipe workers
  * compute them ahead. */
 struct corr_stamp {
@@ -456,7 +460,7 @@ void corr_evidence_from_rec(const struct corr_state *st, const struct corr_rec *
                             struct corr_evidence *ev);
 const char *corr_file_path(const struct corr_state *st, size_t file);
 
-/* 1 when needle (lowercase ASCII, n bytes) stands at p[at..] case-insensitively (scan.c). */
+/* 1 when needle (lowercase ASCII, n bytes) stands at p[at..] case-insensitively (stamp.c). */
 int corr_lower_at(const char *p, size_t len, size_t at, const char *needle, size_t n);
 
 #endif /* CORR_PRIVATE_H */
