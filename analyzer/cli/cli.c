@@ -6,19 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include "common/az.h"
 #include "ingest/ingest.h"
 #include "match/match.h"
 #include "tokenize/tok.h"
-
-#ifndef GOTCHA_VERSION
-#define GOTCHA_VERSION "0.0.0"
-#endif
-#ifndef GOTCHA_DATADIR
-#define GOTCHA_DATADIR "/usr/local/share/gotcha"
-#endif
 
 /* Long-only option ids. */
 enum {
@@ -31,6 +23,7 @@ enum {
     OPT_MAX_EXPAND,
     OPT_EXPAND_RATIO,
     OPT_THRESHOLD,
+    OPT_PLATFORM,
     OPT_CHECK,
     OPT_VERSION,
     OPT_STAGE,
@@ -55,6 +48,7 @@ static const struct option long_options[] = {
     {"max-expand", required_argument, NULL, OPT_MAX_EXPAND},
     {"expand-ratio", required_argument, NULL, OPT_EXPAND_RATIO},
     {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"platform", required_argument, NULL, OPT_PLATFORM},
     {"check", no_argument, NULL, OPT_CHECK},
     {"verbose", no_argument, NULL, 'v'},
     {"quiet", no_argument, NULL, 'q'},
@@ -117,6 +111,8 @@ static const char help_scan[] =
     "      --color WHEN        colour text reports: auto (a terminal and NO_COLOR unset),\n"
     "                          always or never (default auto)\n"
     "      --threshold X       minimum confidence for a verdict, 0 to 1 (default 0.35)\n"
+    "      --platform P        gb10, other or auto: the platform to assume (default auto =\n"
+    "                          from the inputs; also GOTCHA_PLATFORM)\n"
     "      --max-line SIZE     cut records longer than SIZE bytes (default 64K)\n"
     "      --max-expand SIZE   decompressed bytes always allowed per member (default 1G)\n"
     "      --expand-ratio N    and N times the compressed size beyond it (default 64)\n"
@@ -360,6 +356,11 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
         o->threshold = v;
         return 0;
     }
+    case OPT_PLATFORM:
+        if (strcmp(arg, "gb10") && strcmp(arg, "other") && strcmp(arg, "auto"))
+            return bad_usage(err, "invalid --platform '%s' (expected gb10, other or auto)", arg);
+        o->platform = arg;
+        return 0;
     case OPT_CHECK: o->check = 1; return 0;
     case OPT_STAGE:
         if (strcmp(arg, "ingest") != 0)
@@ -500,71 +501,6 @@ void cli_options_free(struct cli_options *o)
     o->nextra = o->nargs = 0;
 }
 
-/* ---- decisions ---- */
-
-unsigned cli_jobs(unsigned jobs, unsigned max_default)
-{
-    if (jobs) return jobs;
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    if (n < 1) n = 1;
-    return n > (long)max_default ? max_default : (unsigned)n;
-}
-
-int cli_use_color(enum cli_color c, int is_tty, const char *no_color_env)
-{
-    switch (c) {
-    case CLI_COLOR_ALWAYS: return 1;
-    case CLI_COLOR_NEVER: return 0;
-    case CLI_COLOR_AUTO:
-    default: return is_tty && !(no_color_env && *no_color_env);
-    }
-}
-
-int cli_redact_for(const struct cli_options *o, enum report_format f)
-{
-    if (o->redact >= 0) return o->redact;
-    return f == REPORT_MD || f == REPORT_HTML;
-}
-
-char *cli_output_path(const char *output, enum report_format f, size_t nformats)
-{
-    if (!output) return NULL;
-    if (nformats <= 1) return az_xstrdup(output);
-    return az_xasprintf("%s.%s", output, report_format_ext(f));
-}
-
-int cli_scan_exit_code(int named_path_failed, int has_verdict, int write_failed)
-{
-    if (named_path_failed || write_failed) return CLI_EXIT_ERROR;
-    return has_verdict ? CLI_EXIT_FINDINGS : CLI_EXIT_CLEAN;
-}
-
-static int is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-char *cli_pack_dir(const char *patterns_opt, const char *env_patterns, const char *exe_path)
-{
-    if (patterns_opt) return az_xstrdup(patterns_opt);
-    if (env_patterns && *env_patterns) return az_xstrdup(env_patterns);
-    if (exe_path && *exe_path) {
-        const char *slash = strrchr(exe_path, '/');
-        if (slash) {
-            char *beside = az_xasprintf("%.*s/patterns", (int)(slash - exe_path), exe_path);
-            if (is_dir(beside)) return beside;
-            free(beside);
-            /* an installed copy moved as a whole (PREFIX/bin/gotcha, PREFIX/share/gotcha) */
-            char *shared =
-                az_xasprintf("%.*s/../share/gotcha/patterns", (int)(slash - exe_path), exe_path);
-            if (is_dir(shared)) return shared;
-            free(shared);
-        }
-    }
-    return az_xstrdup(GOTCHA_DATADIR "/patterns");
-}
-
 /* ---- running ---- */
 
 int cli_run(int argc, char **argv, FILE *out, FILE *err)
@@ -614,3 +550,4 @@ int cli_close_stdout(int rc)
     }
     return rc;
 }
+

@@ -49,6 +49,7 @@ struct cli_options {
     uint64_t max_expand;         /* --max-expand SIZE, 0 = default */
     uint64_t expand_ratio;       /* --expand-ratio N, 0 = default */
     double threshold;            /* --threshold X, negative = default */
+    const char *platform;        /* --platform gb10|other|auto, or NULL */
     int verbose;                 /* -v/--verbose */
     int quiet;                   /* -q/--quiet */
     int check;                   /* patterns --check */
@@ -116,6 +117,10 @@ struct match_pack;
 /* Load the pack the options name (cli_pack_dir() plus --extra-patterns); on failure print the
  * problems to err and return NULL. */
 struct match_pack *cli_load_pack(const struct cli_options *o, FILE *err);
+/* The platform to assume: --platform, else $GOTCHA_PLATFORM, else auto. -1 (reported) when
+ * GOTCHA_PLATFORM holds something else. */
+struct corr_config;
+int cli_apply_platform(const struct cli_options *o, struct corr_config *cfg, FILE *err);
 /* The pack directory for these options, from the environment and /proc/self/exe; caller frees. */
 char *cli_resolve_pack_dir(const struct cli_options *o);
 

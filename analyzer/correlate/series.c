@@ -45,15 +45,6 @@ static int is_na(const char *p, size_t len)
            az_memcasemem(p, len, "Unknown Error", 13);
 }
 
-static int month_from(const char *p)
-{
-    static const char *const mon[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-    for (int i = 0; i < 12; i++)
-        if (!strncmp(p, mon[i], 3)) return i + 1;
-    return 0;
-}
-
 static int digits(const char *p, size_t n, unsigned *out)
 {
     unsigned v = 0;
@@ -63,33 +54,6 @@ static int digits(const char *p, size_t n, unsigned *out)
     }
     *out = v;
     return 0;
-}
-
-struct az_time corr_parse_ctime(const char *p, size_t len)
-{
-    struct az_time none = {0, AZ_TIME_NONE};
-    trim(&p, &len);
-    /* "Sat Nov 29 10:12:55 2026" */
-    if (len < 24 || !isalpha((unsigned char)p[0]) || p[3] != ' ') return none;
-    int mon = month_from(p + 4);
-    if (!mon) return none;
-    size_t i = 8;
-    while (i < len && p[i] == ' ') i++;
-    size_t d0 = i;
-    while (i < len && isdigit((unsigned char)p[i])) i++;
-    unsigned day, hh, mm, ss, year;
-    if (i - d0 < 1 || i - d0 > 2 || digits(p + d0, i - d0, &day)) return none;
-    if (i + 9 > len || p[i] != ' ') return none;
-    i++;
-    if (p[i + 2] != ':' || p[i + 5] != ':' || digits(p + i, 2, &hh) || digits(p + i + 3, 2, &mm) ||
-        digits(p + i + 6, 2, &ss))
-        return none;
-    i += 8;
-    while (i < len && p[i] == ' ') i++;
-    if (i + 4 > len || digits(p + i, 4, &year)) return none;
-    if (i + 4 < len && isdigit((unsigned char)p[i + 4])) return none;
-    struct az_time t = {az_usec_from_civil(year, (unsigned)mon, day, hh, mm, ss, 0), AZ_TIME_ABS};
-    return t;
 }
 
 /* ---- builders ---- */

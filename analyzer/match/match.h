@@ -37,13 +37,77 @@ enum match_strength {
 };
 
 enum match_family {
-    MATCH_FAMILY_GOTCHA = 0, /* "gotcha": G1..G10 */
+    MATCH_FAMILY_GOTCHA = 0, /* "gotcha": G1, G2, ... and site ids (ACME.quota) */
     MATCH_FAMILY_COMMON,  /* "common": failures that are none of the ten (Xid, OOM killer, ...) */
     MATCH_FAMILY_CONTEXT, /* "context": facts about the run: hardware, versions, settings */
     MATCH_FAMILY_SERIES,  /* "series": numeric series lines: throughput, loss, power */
 };
 
 enum match_fact_type { MATCH_FACT_STRING = 0, MATCH_FACT_NUMBER, MATCH_FACT_BYTES };
+
+/* What a signature's line is in the causal chain (docs/patterns.md "Roles"). */
+enum match_role {
+    MATCH_ROLE_ROOT = 0, /* "root": the failure itself (default for every non-context strength) */
+    MATCH_ROLE_CASCADE,  /* "cascade": a consequence of an earlier failure (engine died, "see root
+                            cause above"): never the first error while a root line exists */
+    MATCH_ROLE_CONTEXT,  /* "context": describes the run (default for strength context) */
+    MATCH_ROLE_CONTRARY, /* "contrary": makes its entry less likely ("contrary" says how much) */
+};
+
+/* Where a gotcha's mechanism exists. */
+enum match_scope { MATCH_SCOPE_ANY = 0, MATCH_SCOPE_GB10 };
+
+/* A named value of a rule, with the reason for it ("params": {"lo": {"value": 80, "why": ...}}).
+ * value is a number (num), a string (str) or a list of strings (list). */
+struct match_value {
+    const char *name;
+    double num;      /* NAN unless a number */
+    const char *str; /* NULL unless a string */
+    size_t nlist;
+    const char *const *list; /* NULL unless a list */
+    const char *why;
+};
+
+/* What a rule adds when one of its outcomes happens. Exactly one of weight > 0 (support),
+ * factor < 1 (contrary) or cap > 0 (a ceiling) is set, or none (a reason only). The texts are
+ * templates: "{name}" or "{name:.1f}" are the rule's variables (docs/patterns.md). */
+struct match_outcome {
+    const char *name;
+    double weight, factor, cap;
+    const char *note; /* evidence note, may be NULL */
+    const char *says; /* summary sentence (weight) or reason (factor, cap, none), may be NULL */
+    const char *text; /* text of a detector-made evidence line, may be NULL */
+    const char *mark; /* label of the series mark, may be NULL */
+    const char *why;
+};
+
+/* A rule: one generic primitive of the correlator ("use"), parameterised by the pack. */
+struct match_rule {
+    const char *use;
+    const struct match_entry *entry; /* the entry it claims for */
+    size_t index;                    /* position in the entry's rules */
+    size_t nvalues;
+    const struct match_value *values;
+    size_t noutcomes;
+    const struct match_outcome *outcomes;
+};
+
+/* A root cause before its symptom: this entry explains entry id when it is at least min_cause. */
+struct match_explains {
+    const char *id;
+    const struct match_entry *entry; /* resolved at load; NULL when absent (an error) */
+    double min_cause;
+    const char *why;
+};
+
+/* How much less likely a gb10-scoped entry is on a run that shows another GPU, and the reason
+ * the report prints ("{gpu}": the GPU name). */
+struct match_scope_rule {
+    enum match_scope platform;
+    double factor;
+    const char *says;
+    const char *why;
+};
 
 struct match_fact_def {
     const char *name;          /* the named capture */
@@ -63,6 +127,11 @@ struct match_sig {
     size_t nfacts;
     const struct match_fact_def *facts;
     size_t index; /* position in the pack, 0..match_pack_sig_count()-1 */
+    enum match_role role;
+    size_t ntags;
+    const char *const *tags; /* its own tags and its entry's */
+    double contrary_factor;  /* role contrary: multiplies its entry's score (else 1) */
+    const char *contrary_says; /* role contrary: the reason the report prints, else NULL */
 };
 
 struct match_entry {
@@ -74,8 +143,18 @@ struct match_entry {
     const char *check;
     const char *fix;
     const char *source; /* file it was loaded from */
+    size_t order;       /* position in match_pack_entry() order */
     size_t nsigs;
     const struct match_sig *const *sigs;
+    /* gotcha entries: the data the scorer evaluates (docs/patterns.md) */
+    struct match_scope_rule scope;
+    const char *ruled_out; /* the sentence when nothing points at it; "" when not given */
+    size_t ntags;
+    const char *const *tags; /* given to every signature of the entry */
+    size_t nexplains;
+    const struct match_explains *explains;
+    size_t nrules;
+    const struct match_rule *const *rules;
 };
 
 struct match_pack;
@@ -94,13 +173,24 @@ enum az_status match_pack_load(struct match_pack **out, const char *const *dirs,
 void match_pack_free(struct match_pack *p);
 
 size_t match_pack_entry_count(const struct match_pack *p);
-/* Entries in a stable order: G1..G10 by number, then common, context, series, each by id. */
+/* Entries in a stable order: gotchas G1, G2, ... by number, then site gotchas (ACME.quota) by id,
+ * then common, context, series, each by id. */
 const struct match_entry *match_pack_entry(const struct match_pack *p, size_t i);
 /* NULL when absent. */
 const struct match_entry *match_pack_find_entry(const struct match_pack *p, const char *id);
 size_t match_pack_sig_count(const struct match_pack *p);
 const struct match_sig *match_pack_sig(const struct match_pack *p, size_t i);
 const struct match_sig *match_pack_find_sig(const struct match_pack *p, const char *id);
+/* 1 when the signature carries the tag (its own or its entry's). */
+int match_sig_has_tag(const struct match_sig *s, const char *tag);
+/* 1 when any signature of the pack carries the tag. */
+int match_pack_has_tag(const struct match_pack *p, const char *tag);
+/* The named value of a rule, or NULL. */
+const struct match_value *match_rule_value(const struct match_rule *r, const char *name);
+/* The named outcome of a rule, or NULL. */
+const struct match_outcome *match_rule_outcome(const struct match_rule *r, const char *name);
+/* Role names as written in pack files. */
+const char *match_role_name(enum match_role r);
 
 /**
  * match_pack_check() : run every signature's examples: each "match" line must match (and yield

@@ -30,6 +30,8 @@ struct match_sig_priv {
     struct match_fact_def *facts; /* owned, by group number; pub.facts points here */
     uint32_t *fact_group;         /* capture group number of each fact */
     uint8_t *fact_declared;       /* listed in "facts": every match example must set it */
+    const char **own_tags;        /* its own "tags" (in the pack's blocks) */
+    size_t nown_tags;
 };
 
 struct match_entry_priv {
@@ -87,6 +89,8 @@ struct match_pack {
     size_t nstrings, cap_strings;
     size_t max_facts;          /* largest nfacts of any signature */
     uint32_t max_groups;       /* largest capture count of any regex */
+    void **blocks;             /* owned arrays of the entries' data model (tags, rules, ...) */
+    size_t nblocks, cap_blocks;
     pcre2_match_context *mctx; /* the limits; copied by each scanner */
     struct match_searcher search;
 };

@@ -297,17 +297,10 @@ void report_fingerprint(const char *id, const char *text, size_t len, struct az_
         az_buf_putc(masked, (char)c);
         i++;
     }
-    uint64_t h = UINT64_C(14695981039346656037);
-    for (const char *p = id ? id : ""; *p; p++) {
-        h ^= (unsigned char)*p;
-        h *= UINT64_C(1099511628211);
-    }
-    h ^= 0xff; /* separates the id from the text */
-    h *= UINT64_C(1099511628211);
-    for (size_t k = 0; k < masked->len; k++) {
-        h ^= (unsigned char)masked->data[k];
-        h *= UINT64_C(1099511628211);
-    }
+    const unsigned char sep = 0xff; /* separates the id from the text */
+    uint64_t h = az_fnv1a(AZ_FNV1A_SEED, id ? id : "", id ? strlen(id) : 0);
+    h = az_fnv1a(h, &sep, 1);
+    h = az_fnv1a(h, masked->data ? masked->data : "", masked->len);
     static const char digits[] = "0123456789abcdef";
     for (int k = 15; k >= 0; k--) {
         hex[k] = digits[h & 15];

@@ -475,7 +475,8 @@ static void header(struct html *x)
         az_buf_printf(x->out, "<span class=\"conf\">confidence %.2f</span>",
                       rpt_round2(r->confidence));
     } else {
-        az_buf_puts(x->out, "<span class=\"id none\">none</span>" RPT_NONE_TITLE);
+        az_buf_puts(x->out, "<span class=\"id none\">none</span>");
+        h(x, rpt_none_title(x->c), 0);
     }
     az_buf_puts(x->out, "</h1></header>\n");
 }
@@ -659,7 +660,7 @@ void rpt_write_html(struct rpt *c)
         az_buf_putc(x.out, ' ');
         h(&x, rpt_entry_title(r->verdict), 0);
     } else {
-        az_buf_puts(x.out, RPT_NONE_TITLE);
+        h(&x, rpt_none_title(x.c), 0);
     }
     az_buf_printf(x.out, "</title>\n<style>%s</style>\n</head><body>\n", CSS);
     header(&x);

@@ -102,7 +102,7 @@ static json_t *verdict_obj(struct jctx *j)
     const struct corr_finding *f = rpt_verdict_finding(r);
     json_t *o = json_object();
     set(o, "id", jpk(j, rpt_verdict_id(r)));
-    set(o, "title", jpk(j, r->verdict ? rpt_entry_title(r->verdict) : RPT_NONE_TITLE));
+    set(o, "title", jpk(j, r->verdict ? rpt_entry_title(r->verdict) : rpt_none_title(j->c)));
     set(o, "confidence", jconf(r->confidence));
     set(o, "summary", f && f->summary && f->summary[0] ? jin(j, f->summary) : json_null());
     const char *fix = r->verdict ? rpt_entry_fix(r->verdict) : rpt_entry_fix(r->first_error_entry);
@@ -268,6 +268,8 @@ static json_t *context_obj(struct jctx *j)
     set(o, "cuda_driver", jin_opt(j, x->cuda_driver));
     set(o, "cuda_torch", jin_opt(j, x->cuda_torch));
     set(o, "container", jtristate(x->in_container));
+    set(o, "platform", json_string(x->platform ? x->platform : "unknown"));
+    set(o, "platform_from", json_string(x->platform_from ? x->platform_from : ""));
     return o;
 }
 

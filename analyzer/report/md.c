@@ -134,7 +134,7 @@ static void summary_table(struct md *m)
         inline_text(m, rpt_entry_title(r->verdict), 0);
         az_buf_printf(m->out, " |\n| **Confidence** | %.2f |\n", rpt_round2(r->confidence));
     } else {
-        inline_text(m, RPT_NONE_TITLE, 0);
+        inline_text(m, rpt_none_title(m->c), 0);
         az_buf_puts(m->out, " |\n");
         if (r->first_error) {
             az_buf_puts(m->out, "| **First error** | ");
@@ -334,7 +334,7 @@ void rpt_write_md(struct rpt *c)
         az_buf_putc(m.out, ' ');
         inline_text(&m, rpt_entry_title(r->verdict), 0);
     } else {
-        inline_text(&m, RPT_NONE_TITLE, 0);
+        inline_text(&m, rpt_none_title(m.c), 0);
     }
     az_buf_puts(m.out, "\n\n");
     summary_table(&m);

@@ -32,7 +32,12 @@ struct rpt {
     struct az_buf out;              /* the whole report */
     struct az_buf red;              /* scratch of rpt_input() */
     int failed;                     /* a writer could not render (out of memory in jansson) */
+    char none_title[256];           /* rpt_none_title()'s text */
 };
+
+/* "No known gotcha (none of G1–G10)", naming the pack's gotchas: the numbered range, then up to
+ * three site ids ("and N more" past them); RPT_NONE_TITLE without a pack. Borrowed from c. */
+const char *rpt_none_title(struct rpt *c);
 
 /**
  * rpt_input() : the input-derived string s (NULL counts as "") as it may be shown: redacted when

@@ -284,7 +284,7 @@ static void put_verdict(struct text *t)
 static void put_none(struct text *t)
 {
     const struct corr_result *r = t->c->r;
-    put_title_line(t, NULL, RPT_NONE_TITLE, -1);
+    put_title_line(t, NULL, rpt_none_title(t->c), -1);
     if (!r->first_error) {
         az_buf_puts(t->out, "    No error record was found in the inputs.\n");
         return;

@@ -48,7 +48,7 @@ FUZZ_TARGET(time)
     fuzz_require(lv >= TOK_LEVEL_NONE && lv <= TOK_LEVEL_FATAL);
     double d;
     (void)tok_parse_double(p, size, &d);
-    check_time(corr_parse_ctime(p, size));
+    /* ctime ("Sat Nov 29 10:12:55 2026") is one of tok_parse_time()'s shapes, fuzzed above */
 
     char *s = az_xstrndup(p, size); /* up to the first NUL */
     char lane[LANE_OUT];

@@ -1,7 +1,9 @@
 /*
  * tests/unit/test_correlate.c - the correlator's detectors, scoring and determinism on small
  * real-shaped runs written into a per-test temporary directory, scanned with a minimal pack
- * written there too (docs/patterns.md format), so the tests do not depend on the shipped pack.
+ * written there too (docs/patterns.md format), so the tests do not depend on the shipped pack's
+ * signatures. The rules the correlator evaluates (and the tags they refer to) are the shipped
+ * pack's, merged into those small packs (with_shipped_model()).
  *
  * Where the fixture shapes come from:
  *  - nvidia-smi --query-gpu=timestamp,temperature.gpu,power.draw --format=csv rows
@@ -29,6 +31,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "correlate/corr.h"
 
@@ -138,11 +142,95 @@ static void write_file(const char *sub, const char *name, const char *text)
     fclose(f);
 }
 
+
+/* The shipped pack's directory (make unit sets GOTCHA_PATTERNS; GOTCHA_TOP/patterns otherwise). */
+static void shipped_dir(char *dir, size_t n)
+{
+    const char *env = getenv("GOTCHA_PATTERNS"), *top = getenv("GOTCHA_TOP");
+    if (env && *env)
+        snprintf(dir, n, "%s", env);
+    else
+        snprintf(dir, n, "%s/patterns", top && *top ? top : ".");
+}
+
+/* The test pack text with the shipped pack's data model merged in: for each entry it shares
+ * with the shipped pack, that entry's rules, scope, ruled_out, tags and explains (only towards
+ * entries the test pack has); for each signature it shares, the shipped signature's tags. What
+ * the correlator weighs lives in the pack, so the tests' small packs borrow it rather than copy
+ * it. Caller frees. */
+static char *with_shipped_model(const char *text)
+{
+    json_error_t je;
+    json_t *test = json_loads(text, 0, &je);
+    cr_assert_not_null(test, "test pack: %s (line %d)", je.text, je.line);
+    json_t *tentries = json_object_get(test, "entries");
+    char dir[1024];
+    shipped_dir(dir, sizeof dir);
+    static const char *const files[] = {"G1.json", "G2.json", "G3.json", "G4.json",
+                                        "G5.json", "G6.json", "G7.json", "G8.json",
+                                        "G9.json", "G10.json", "common.json", "context.json"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+        json_t *shipped = json_load_file(path, 0, &je);
+        cr_assert_not_null(shipped, "%s: %s", path, je.text);
+        size_t i, k;
+        json_t *se, *te;
+        json_array_foreach(json_object_get(shipped, "entries"), i, se)
+        {
+            const char *id = json_string_value(json_object_get(se, "id"));
+            json_array_foreach(tentries, k, te)
+            {
+                if (strcmp(json_string_value(json_object_get(te, "id")), id)) continue;
+                static const char *const model[] = {"rules", "scope", "ruled_out", "tags"};
+                for (size_t m = 0; m < sizeof model / sizeof *model; m++) {
+                    json_t *v = json_object_get(se, model[m]);
+                    if (v && !json_object_get(te, model[m])) json_object_set(te, model[m], v);
+                }
+                json_t *ex = json_object_get(se, "explains"), *keep = json_array();
+                size_t x, y;
+                json_t *xe, *oe;
+                json_array_foreach(ex, x, xe)
+                {
+                    const char *to = json_string_value(json_object_get(xe, "id"));
+                    json_array_foreach(tentries, y, oe)
+                    {
+                        if (!strcmp(json_string_value(json_object_get(oe, "id")), to))
+                            json_array_append(keep, xe);
+                    }
+                }
+                if (json_array_size(keep)) json_object_set(te, "explains", keep);
+                json_decref(keep);
+                /* signature tags */
+                size_t a, b;
+                json_t *ss, *ts;
+                json_array_foreach(json_object_get(se, "signatures"), a, ss)
+                {
+                    json_array_foreach(json_object_get(te, "signatures"), b, ts)
+                    {
+                        json_t *tags = json_object_get(ss, "tags");
+                        if (tags && !strcmp(json_string_value(json_object_get(ss, "id")),
+                                            json_string_value(json_object_get(ts, "id"))))
+                            json_object_set(ts, "tags", tags);
+                    }
+                }
+            }
+        }
+        json_decref(shipped);
+    }
+    char *out = json_dumps(test, JSON_INDENT(1));
+    json_decref(test);
+    cr_assert_not_null(out);
+    return out;
+}
+
 static void setup(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/gotcha-corr-XXXXXX");
     cr_assert_not_null(mkdtemp(g_dir));
-    write_file("pack", "test.json", pack_json);
+    char *merged = with_shipped_model(pack_json);
+    write_file("pack", "test.json", merged);
+    free(merged);
     char pdir[128];
     snprintf(pdir, sizeof pdir, "%s/pack", g_dir);
     const char *dirs[] = {pdir};
@@ -196,6 +284,8 @@ static struct corr_result *analyze_dir(const char *sub)
 
 static const char *verdict_id(const struct corr_result *r)
 {
+    /* a verdict (above all "none") of a run that read nothing proves nothing */
+    cr_assert_gt(r->records, 0, "no record was read");
     return r->verdict ? r->verdict->id : "none";
 }
 
@@ -661,7 +751,9 @@ static void use_pack2(void)
     match_pack_free(g_pack);
     struct az_buf j = AZ_BUF_INIT; /* in parts: C11 only promises 4095-byte literals */
     az_buf_printf(&j, "%s%s%s%s", pack2_json, pack2_g3, pack2_g10, pack2_ctx);
-    write_file("pack2", "test.json", j.data);
+    char *merged = with_shipped_model(j.data);
+    write_file("pack2", "test.json", merged);
+    free(merged);
     az_buf_free(&j);
     char pdir[128];
     snprintf(pdir, sizeof pdir, "%s/pack2", g_dir);
@@ -900,11 +992,7 @@ static void use_shipped_pack(void)
     match_pack_free(g_pack);
     g_pack = NULL;
     char dir[1024];
-    const char *env = getenv("GOTCHA_PATTERNS"), *top = getenv("GOTCHA_TOP");
-    if (env && *env)
-        snprintf(dir, sizeof dir, "%s", env);
-    else
-        snprintf(dir, sizeof dir, "%s/patterns", top && *top ? top : ".");
+    shipped_dir(dir, sizeof dir);
     const char *dirs[] = {dir};
     struct az_buf err = AZ_BUF_INIT;
     cr_assert_eq(match_pack_load(&g_pack, dirs, 1, &err), AZ_OK, "%s", err.data ? err.data : "");
@@ -1111,5 +1199,78 @@ Test(correlate, rank_prefix_names_the_lane_of_its_evidence)
     struct corr_result *r = analyze_dir("run");
     cr_assert_not_null(r->first_error);
     cr_assert_str_eq(r->first_error->lane, "rank42");
+    corr_result_free(r);
+}
+
+/* ---- roles ---- */
+
+/* A pack of two common failures: vLLM's "See root cause above" line (role as given) and a CUDA
+ * error. Line shapes: vLLM v1's core_client.py message and the CUDA runtime's error string, as
+ * quoted in vllm-project/vllm issue threads. */
+static void use_role_pack(const char *role)
+{
+    match_pack_free(g_pack);
+    g_pack = NULL;
+    struct az_buf j = AZ_BUF_INIT;
+    az_buf_printf(&j,
+                  "{\"entries\": [{\"id\": \"C.engine\", \"family\": \"common\", \"title\": \"t\", "
+                  "\"fix\": \"f\", \"signatures\": [{\"id\": \"C.engine.dead\", \"kinds\": "
+                  "[\"any\"], \"strength\": \"strong\", \"role\": \"%s\", \"regex\": \"Engine "
+                  "core initialization failed\", \"examples\": {\"match\": [\"RuntimeError: "
+                  "Engine core initialization failed. See root cause above.\"], \"no_match\": "
+                  "[\"Engine core ready\"]}, \"sources\": [\"t\"]}]},"
+                  " {\"id\": \"C.cuda\", \"family\": \"common\", \"title\": \"t\", \"fix\": \"f\", "
+                  "\"signatures\": [{\"id\": \"C.cuda.no-kernel\", \"kinds\": [\"any\"], "
+                  "\"strength\": \"strong\", \"regex\": \"CUDA error: no kernel image\", "
+                  "\"examples\": {\"match\": [\"RuntimeError: CUDA error: no kernel image is "
+                  "available for execution on the device\"], \"no_match\": [\"CUDA error\"]}, "
+                  "\"sources\": [\"t\"]}]}]}\n",
+                  role);
+    write_file("rolepack", "test.json", j.data);
+    az_buf_free(&j);
+    char pdir[128];
+    snprintf(pdir, sizeof pdir, "%s/rolepack", g_dir);
+    const char *dirs[] = {pdir};
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(match_pack_load(&g_pack, dirs, 1, &err), AZ_OK, "%s", err.data ? err.data : "");
+    az_buf_free(&err);
+}
+
+static void write_engine_logs(void)
+{
+    /* two untimed logs: the API server's (its path sorts first) and the engine core's */
+    write_file("run", "apiserver.log",
+               "(APIServer pid=2001) ERROR [core_client.py:610] Engine core proc EngineCore_DP0 "
+               "died unexpectedly, shutting down client.\n"
+               "RuntimeError: Engine core initialization failed. See root cause above. Failed "
+               "core proc(s): {'EngineCore_DP0': 1}\n");
+    write_file("run", "enginecore.log",
+               "Traceback (most recent call last):\n"
+               "  File \"/usr/lib/python3/dist-packages/vllm/v1/engine/core.py\", line 498\n"
+               "RuntimeError: CUDA error: no kernel image is available for execution on the "
+               "device\n");
+}
+
+Test(correlate, a_cascade_line_yields_the_first_error_to_the_root)
+{
+    use_role_pack("cascade");
+    write_engine_logs();
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_eq(r->records, 5);
+    cr_assert_not_null(r->first_error);
+    cr_assert_str_eq(r->first_error_entry->id, "C.cuda");
+    cr_assert_eq(r->first_error->line, 3);
+    corr_result_free(r);
+}
+
+Test(correlate, a_root_role_keeps_the_earliest_line_first)
+{
+    /* near miss: the same line as a root is the earliest error (path order of untimed logs) */
+    use_role_pack("root");
+    write_engine_logs();
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_eq(r->records, 5);
+    cr_assert_not_null(r->first_error);
+    cr_assert_str_eq(r->first_error_entry->id, "C.engine");
     corr_result_free(r);
 }

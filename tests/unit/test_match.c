@@ -359,13 +359,13 @@ Test(match, error_bad_ids_reported_all_at_once)
     snprintf(sigs, sizeof(sigs), "%s, %s", s1, s2);
     write_pack("p", "a.json", g3_pack(sigs));
     const char *dir = write_pack("p", "b.json",
-                                 "{\"entries\": [{\"id\": \"G11\", \"family\": \"gotcha\", "
+                                 "{\"entries\": [{\"id\": \"g11\", \"family\": \"gotcha\", "
                                  "\"title\": \"t\", \"symptom\": \"s\", \"cause\": \"c\", "
                                  "\"check\": \"k\", \"fix\": \"f\", \"signatures\": []}]}");
     char *e = load_error(dir);
     cr_expect(strstr(e, "a.json: G3x: signature ids are \"G3.<name>\"") != NULL, "%s", e);
     cr_expect(strstr(e, "a.json: G3.y: bad regex") != NULL, "%s", e);
-    cr_expect(strstr(e, "b.json: G11: bad id: gotcha ids are G1..G10") != NULL, "%s", e);
+    cr_expect(strstr(e, "b.json: g11: bad id: gotcha ids are G<n> or a site id") != NULL, "%s", e);
     cr_expect_geq(count_lines(e), 3, "%s", e);
     free(e);
 }

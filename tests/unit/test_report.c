@@ -266,8 +266,16 @@ static char *render(enum report_format f, const struct corr_result *r,
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
     cr_assert_not_null(mem);
-    cr_assert_eq(report_write(mem, f, r, NULL, o), AZ_OK);
+    /* preflight lists the pack's gotchas: the shipped pack (make unit sets GOTCHA_PATTERNS) */
+    struct match_pack *pack = NULL;
+    const char *dir = getenv("GOTCHA_PATTERNS");
+    if (f == REPORT_PREFLIGHT && dir && *dir) {
+        const char *dirs[] = {dir};
+        cr_assert_eq(match_pack_load(&pack, dirs, 1, NULL), AZ_OK, "cannot load %s", dir);
+    }
+    cr_assert_eq(report_write(mem, f, r, pack, o), AZ_OK);
     fclose(mem);
+    match_pack_free(pack);
     return buf;
 }
 
