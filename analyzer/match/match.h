@@ -194,7 +194,8 @@ const char *match_role_name(enum match_role r);
 
 /**
  * match_pack_check() : run every signature's examples: each "match" line must match (and yield
- * every declared fact) and each "no_match" line must not. Appends one line per failure to report.
+ * every declared fact) and each "no_match" line must not, each line taken as the scan hands it to
+ * the regexes (past its prefixes, tok_prefix_strip()). Appends one line per failure to report.
  * @return the number of failures.
  */
 size_t match_pack_check(const struct match_pack *p, struct az_buf *report);
