@@ -323,9 +323,9 @@ void corr_timeline_events(const struct corr_state *st, struct corr_result *r);
 void corr_context_build(struct corr_state *st);
 void corr_detect_all(struct corr_state *st);
 /* Add a claim for entry e; takes ownership of note, summary and reason (each may be NULL). */
-struct corr_claim *corr_claim_add(struct corr_state *st, const struct match_entry *e,
-                                  double weight, double factor, const struct corr_rec *rec,
-                                  char *note, char *summary, char *reason);
+struct corr_claim *corr_claim_add(struct corr_state *st, const struct match_entry *e, double weight,
+                                  double factor, const struct corr_rec *rec, char *note,
+                                  char *summary, char *reason);
 /* Weight of a signature's evidence, from its strength, lowered by its entry's version-change
  * rule when its hits name only packages the rule does not care about (other_weight). */
 double corr_sig_weight(const struct corr_state *st, const struct match_sig *sig);

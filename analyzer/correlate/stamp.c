@@ -79,4 +79,3 @@ void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct cor
     s->may_name = may_name_host(p, len, s->tend, s->tend > 0);
     s->lane_len = s->may_name ? tok_parse_lane(kind, p, len, lane, CORR_LANE_MAX) : 0;
 }
-

@@ -344,8 +344,7 @@ const char *rpt_none_title(struct rpt *c)
     struct az_buf b = AZ_BUF_INIT;
     az_buf_puts(&b, "No known gotcha (none of ");
     if (first) az_buf_printf(&b, first == last ? "%s" : "%s\xe2\x80\x93%s", first, last);
-    for (size_t i = 0; i < nsite; i++)
-        az_buf_printf(&b, "%s%s", first || i ? ", " : "", site[i]);
+    for (size_t i = 0; i < nsite; i++) az_buf_printf(&b, "%s%s", first || i ? ", " : "", site[i]);
     if (more) az_buf_printf(&b, " and %zu more", more);
     if (!first && !nsite) az_buf_puts(&b, "the pack's gotchas");
     az_buf_putc(&b, ')');
