@@ -352,7 +352,6 @@ void corr_rules_run(struct corr_state *st);
 double corr_rule_num(const struct corr_rule_run *rr, const char *name); /* NAN when absent */
 const char *corr_rule_str(const struct corr_rule_run *rr, const char *name);
 const struct match_value *corr_rule_list(const struct corr_rule_run *rr, const char *name);
-int corr_rule_has_outcome(const struct corr_rule_run *rr, const char *outcome);
 /* A claim for the rule's entry from one of its outcomes (NULL when the pack leaves that outcome
  * out): its weight, factor or cap, note and sentence, rendered with vars. */
 struct corr_claim *corr_rule_claim(struct corr_rule_run *rr, const char *outcome,

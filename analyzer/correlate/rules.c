@@ -304,11 +304,6 @@ const struct match_value *corr_rule_list(const struct corr_rule_run *rr, const c
     return v && v->list ? v : NULL;
 }
 
-int corr_rule_has_outcome(const struct corr_rule_run *rr, const char *outcome)
-{
-    return match_rule_outcome(rr->rule, outcome) != NULL;
-}
-
 /* Append template t with the variables substituted. */
 static void render(struct az_buf *b, const char *t, const struct corr_var *vars, size_t nvars)
 {
