@@ -550,4 +550,3 @@ int cli_close_stdout(int rc)
     }
     return rc;
 }
-

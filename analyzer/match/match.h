@@ -129,8 +129,8 @@ struct match_sig {
     size_t index; /* position in the pack, 0..match_pack_sig_count()-1 */
     enum match_role role;
     size_t ntags;
-    const char *const *tags; /* its own tags and its entry's */
-    double contrary_factor;  /* role contrary: multiplies its entry's score (else 1) */
+    const char *const *tags;   /* its own tags and its entry's */
+    double contrary_factor;    /* role contrary: multiplies its entry's score (else 1) */
     const char *contrary_says; /* role contrary: the reason the report prints, else NULL */
 };
 
