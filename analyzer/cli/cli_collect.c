@@ -132,7 +132,12 @@ static void add_input(struct collect *c, const struct ingest_entry *e,
             if (!quiet) fprintf(err, "gotcha: warning: %s (not bundled)\n", ingest_reader_error(r));
             continue;
         }
-        char *name = member_name(m.display, strcmp(m.compression, "none") != 0);
+        struct az_buf shown = AZ_BUF_INIT; /* a path names its user too: redact it */
+        if (c->redact)
+            report_redact(&shown, m.display, strlen(m.display), c->hosts, c->nhosts);
+        char *name = member_name(c->redact ? shown.data : m.display,
+                                 strcmp(m.compression, "none") != 0);
+        az_buf_free(&shown);
         FILE *tmp = tmpfile();
         if (!tmp) {
             fprintf(err, "gotcha: cannot create a temporary file: %s\n", strerror(errno));
@@ -293,14 +298,15 @@ int cli_cmd_collect(int argc, char **argv, FILE *out, FILE *err)
         add_input(&col, ingest_walk_entry(walk, i), &io, quiet, err);
     if (!no_host && !has_facts(walk) && !col.failed) add_live_facts(&col, err);
 
-    /* the report last, named so that it sorts after the run's files */
+    /* the report, marked so that a scan of the bundle skips it */
     struct report_options ro;
     memset(&ro, 0, sizeof ro);
     ro.redact = redact;
     ro.tool_version = GOTCHA_VERSION;
     FILE *tmp = tmpfile();
+    if (tmp) fputs(INGEST_OWN_REPORT_MARK "\n", tmp);
     if (tmp && report_write(tmp, REPORT_MD, res, pack, &ro) == AZ_OK)
-        add_tmp(&col, COLLECT_ROOT "/zz-gotcha-report.md", tmp, err);
+        add_tmp(&col, COLLECT_ROOT "/gotcha-report.md", tmp, err);
     else
         col.failed = 1;
     if (tmp) fclose(tmp);

@@ -252,13 +252,14 @@ static int check_g6(const struct cli_host *h, const struct cli_host_limits *lim,
     const char *sp = smi_problem(h, lim, why, sizeof why);
     if (warn.len)
         set(p, 6, CLI_PF_WARN,
-            "other processes share the one GPU memory pool: %s — cap servers at %.1f or less or "
-            "stop them before a heavy run",
+            "other processes %s: %s — cap servers at %.1f or less or stop them before a heavy "
+            "run",
+            cli_host_is_gb10(h) == 0 ? "hold GPU memory" : "share the one GPU memory pool",
             warn.data, PF_SERVER_CAP_OK);
     else if (ok.len)
         set(p, 6, CLI_PF_PASS, "only capped GPU servers run: %s (a small job can share)", ok.data);
     else if (sp)
-        set(p, 6, CLI_PF_PASS, "no GPU server process found (%s: process table only)", sp);
+        set(p, 6, CLI_PF_PASS, "no GPU server process in the process table (%s)", sp);
     else
         set(p, 6, CLI_PF_PASS, "no other GPU-resident process");
     az_buf_free(&warn);

@@ -166,6 +166,10 @@ void ingest_reader_free(struct ingest_reader *r);
 
 /* ---- writing a bundle (gotcha collect) ---- */
 
+/* The first line of the report a bundle carries: a member that starts with it is skipped
+ * (AZ_FAIL, "gotcha's own report"), so a scan of the bundle reads the run, not its diagnosis. */
+#define INGEST_OWN_REPORT_MARK "<!-- gotcha collect: the report of this bundle, not an input -->"
+
 struct ingest_bundle;
 
 /**
