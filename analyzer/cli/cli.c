@@ -83,12 +83,14 @@ static const struct {
 
 static const char usage_short[] = "Usage: gotcha [scan] [OPTION]... PATH...\n"
                                   "       gotcha batch [OPTION]... ROOT...\n"
+                                  "       gotcha preflight | record -- CMD | collect PATH...\n"
                                   "       gotcha list | explain ID | patterns [--check] [DIR]\n"
                                   "Try 'gotcha --help' for more information.\n";
 
 static const char help_head[] =
     "Usage: gotcha [scan] [OPTION]... PATH...\n"
     "       gotcha batch [OPTION]... ROOT...\n"
+    "       gotcha preflight | record -- CMD | collect PATH...\n"
     "       gotcha list | explain ID | patterns [--check] [DIR]\n"
     "Name the most likely cause of a failed ML training run on NVIDIA machines (DGX Spark)\n"
     "from its logs, dmesg, nvidia-smi output, pip and vLLM/NCCL logs: plain, compressed or\n"
@@ -99,6 +101,12 @@ static const char help_head[] =
     "                          (the default command)\n"
     "  batch ROOT...           analyse every run under the ROOTs, one line per run\n"
     "                          (gotcha batch --help)\n"
+    "  preflight               check this host for the ten gotchas before a run\n"
+    "                          (gotcha preflight --help)\n"
+    "  record [--] CMD...      run CMD and keep its output, GPU samples and host facts\n"
+    "                          in a directory; scan it when CMD fails\n"
+    "  collect PATH...         one redacted .tar.zst of a run and its report, for a bug\n"
+    "                          report\n"
     "  list                    the catalogue: id, symptom and fix of each known failure\n"
     "  explain ID              one catalogue entry in full, with its signatures\n"
     "  patterns [--check] [DIR]\n"

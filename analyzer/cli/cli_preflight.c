@@ -1,5 +1,5 @@
 /* cli/cli_preflight.c - `gotcha preflight`: the skill's ten checks on the live host. See live.h
- * and docs/preflight.md. */
+ * and docs/live.md. */
 #include <ctype.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -96,23 +96,14 @@ static int torch_ok(const struct cli_host *h)
     return *cli_host_py(h, "torch.version") != '\0';
 }
 
-/* " (ModuleNotFoundError: No module named 'torch')", or "". */
-static const char *torch_why(const struct cli_host *h, char *buf, size_t bufsz)
-{
-    const char *e = cli_host_py(h, "torch.error");
-    if (!*e) return "";
-    snprintf(buf, bufsz, " (%s)", e);
-    return buf;
-}
-
 static int check_g1(const struct cli_host *h, const struct cli_host_limits *lim,
                      struct cli_preflight *p)
 {
-    char why[128], tw[360];
+    char why[128];
     const char *pp = py_problem(h, lim, why, sizeof why);
     if (pp) return set(p, 1, CLI_PF_SKIP, "%s", pp);
     if (!torch_ok(h))
-        return set(p, 1, CLI_PF_SKIP, "torch not importable%s", torch_why(h, tw, sizeof tw));
+        return set(p, 1, CLI_PF_SKIP, "torch not importable");
     const char *tv = cli_host_py(h, "torch.version"), *tc = cli_host_py(h, "torch.cuda");
     int gb10 = cli_host_is_gb10(h);
     if (!*tc) return set(p, 1, CLI_PF_WARN, "torch %s is a CPU-only build (no CUDA at all)", tv);
@@ -145,8 +136,8 @@ static int check_g2(const struct cli_host *h, const struct cli_host_limits *lim,
     int gb10 = cli_host_is_gb10(h);
     if (strcmp(err, "not installed") == 0)
         return set(p, 2, CLI_PF_PASS,
-                   "flash-attn not installed: attention runs on SDPA (on GB10 do not build "
-                   "flash-attn with pip: there is no aarch64/sm_121 wheel)");
+                   "flash-attn not installed: attention runs on SDPA (on a Spark do not build "
+                   "flash-attn with pip: there is no wheel for it)");
     if (*err) return set(p, 2, CLI_PF_FAIL, "flash-attn is installed but does not import (%s)", err);
     if (!*ver) return set(p, 2, CLI_PF_SKIP, "the python3 probe said nothing about flash-attn");
     if (gb10 == 0)
@@ -285,10 +276,9 @@ static int check_g7(const struct cli_host *h, struct cli_preflight *p)
         cap = h->gpus[0].cap;
         from_smi = 1;
     }
-    char tw[360];
     if (!*cap) {
         if (!torch_ok(h))
-            return set(p, 7, CLI_PF_SKIP, "torch not importable%s", torch_why(h, tw, sizeof tw));
+            return set(p, 7, CLI_PF_SKIP, "torch not importable");
         return set(p, 7, CLI_PF_SKIP, "torch sees no GPU (torch.cuda.is_available() is False)");
     }
     char tuple[32];
@@ -378,9 +368,10 @@ static int check_g9(const struct cli_host *h, struct cli_preflight *p)
     const char *how = strcmp(m, "cgroup") == 0 ? "cgroup marker present"
                                                : "Docker/Podman marker file present";
     /* the image's pins: NGC images point PIP_CONSTRAINT at their constraint file */
-    const char *cf = getenv("PIP_CONSTRAINT");
-    if (!cf || !*cf) cf = PF_NGC_CONSTRAINTS;
+    const char *env_cf = getenv("PIP_CONSTRAINT");
+    char *cf = env_cf && *env_cf ? az_xstrdup(env_cf) : cli_host_file(PF_NGC_CONSTRAINTS);
     FILE *f = fopen(cf, "r");
+    free(cf);
     struct az_buf pins = AZ_BUF_INIT;
     if (f) {
         char chunk[4096];

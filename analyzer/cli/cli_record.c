@@ -1,6 +1,6 @@
 /*
  * cli/cli_record.c - `gotcha record [-o DIR] [--interval SECONDS] -- CMD [ARGS...]`: run CMD with
- * its output still on the terminal and keep, in DIR, what a post-mortem needs (docs/record.md):
+ * its output still on the terminal and keep, in DIR, what a post-mortem needs (docs/live.md):
  * its stdout and stderr, an nvidia-smi CSV sampled every interval, the host facts at the start,
  * the kernel log of the run's span, and how the command ended. When it fails, scan DIR.
  *
@@ -333,10 +333,11 @@ static int pump(int fd, int fd_term, FILE *log)
     return 0;
 }
 
-static void handle_signals(const struct rec_child *c, int *forwarded)
+static void handle_signals(const struct rec_child *c, int *forwarded, int *interrupted)
 {
     unsigned char msg[2];
     while (read(rec_sig_pipe[0], msg, sizeof msg) == (ssize_t)sizeof msg) {
+        *interrupted = msg[0];
         if (msg[1] && c->pid > 0) {
             kill(c->pid, msg[0]);
             *forwarded = msg[0];
@@ -344,7 +345,8 @@ static void handle_signals(const struct rec_child *c, int *forwarded)
     }
 }
 
-static void run_child(struct rec_child *c, FILE *out_log, FILE *err_log, int *forwarded)
+static void run_child(struct rec_child *c, FILE *out_log, FILE *err_log, int *forwarded,
+                      int *interrupted)
 {
     int exited = 0;
     long long drain_until = 0;
@@ -363,7 +365,7 @@ static void run_child(struct rec_child *c, FILE *out_log, FILE *err_log, int *fo
         }
         int pr = poll(pfd, n, timeout);
         if (pr > 0) {
-            if (pfd[0].revents) handle_signals(c, forwarded);
+            if (pfd[0].revents) handle_signals(c, forwarded, interrupted);
             for (nfds_t i = (nfds_t)io; i < n; i++) {
                 if (!pfd[i].revents) continue;
                 int is_out = pfd[i].fd == c->out;
@@ -531,7 +533,7 @@ int cli_cmd_record(int argc, char **argv, FILE *out, FILE *err)
     /* signals: to the self-pipe while the command runs */
     struct sigaction sa, old[AZ_ARRAY_LEN(rec_signals)], old_pipe;
     struct rec_child child = {0, -1, -1, 0, 0};
-    int forwarded = 0;
+    int forwarded = 0, interrupted = 0; /* the signal forwarded / the last one received */
     long long start = wall_s(), end = start;
     int rc = CLI_EXIT_ERROR;
     if (pipe(rec_sig_pipe) != 0) goto end_sampler;
@@ -553,7 +555,7 @@ int cli_cmd_record(int argc, char **argv, FILE *out, FILE *err)
     if (spawn(cmd, &child) != 0) {
         fprintf(err, "gotcha: cannot start the command: %s\n", strerror(errno));
     } else {
-        run_child(&child, out_log, err_log, &forwarded);
+        run_child(&child, out_log, err_log, &forwarded, &interrupted);
     }
     end = wall_s();
 
@@ -604,7 +606,11 @@ end_sampler:
             fprintf(err, "gotcha: the command exited with %d after %lld s; the record is in %s/\n",
                     rc, end - start, dir);
     }
-    if (!quiet && rc != 0 && child.pid > 0 && !child.exec_errno) {
+    if (!quiet && interrupted)
+        fprintf(err, "gotcha: stopped by signal %d (%s): no report; 'gotcha scan %s' gives it\n",
+                interrupted, strsignal(interrupted), dir);
+    /* a run someone stopped needs no post-mortem */
+    if (!quiet && !interrupted && rc != 0 && child.pid > 0 && !child.exec_errno) {
         /* the post-mortem of the record, as `gotcha scan DIR` would print it */
         struct cli_options o;
         memset(&o, 0, sizeof o);

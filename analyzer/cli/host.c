@@ -452,17 +452,27 @@ static void gather_ldconfig(struct cli_host *h)
 
 /* ---- files under /proc and / ---- */
 
+/* path under $GOTCHA_HOST_ROOT when set (the tests' fixture of another machine's /proc/meminfo
+ * and container markers), else path itself. Caller frees. */
+char *cli_host_file(const char *path)
+{
+    const char *root = getenv("GOTCHA_HOST_ROOT");
+    return az_xasprintf("%s%s", root && *root ? root : "", path);
+}
+
 static void gather_container(struct cli_host *h)
 {
     /* the skill's G9 markers, in its order */
     static const char *const markers[] = {"/.dockerenv", "/run/.containerenv"};
-    for (size_t i = 0; i < AZ_ARRAY_LEN(markers); i++)
-        if (access(markers[i], F_OK) == 0) {
-            h->container_marker = az_xstrdup(markers[i]);
-            break;
-        }
+    for (size_t i = 0; i < AZ_ARRAY_LEN(markers) && !h->container_marker; i++) {
+        char *f = cli_host_file(markers[i]);
+        if (access(f, F_OK) == 0) h->container_marker = az_xstrdup(markers[i]);
+        free(f);
+    }
     struct az_buf b = AZ_BUF_INIT;
-    h->cgroup_readable = read_small_file("/proc/1/cgroup", &b, 64 * 1024) == 0;
+    char *cg = cli_host_file("/proc/1/cgroup");
+    h->cgroup_readable = read_small_file(cg, &b, 64 * 1024) == 0;
+    free(cg);
     if (!h->container_marker && h->cgroup_readable &&
         (strstr(b.data, "docker") || strstr(b.data, "containerd") || strstr(b.data, "kubepods")))
         h->container_marker = az_xstrdup("cgroup");
@@ -485,7 +495,10 @@ static void gather_meminfo(struct cli_host *h)
 {
     struct az_buf b = AZ_BUF_INIT;
     h->mem_total_kb = h->mem_free_kb = h->mem_available_kb = h->cached_kb = h->huge_total = -1;
-    if (read_small_file("/proc/meminfo", &b, 64 * 1024) == 0) {
+    char *mi = cli_host_file("/proc/meminfo");
+    int ok = read_small_file(mi, &b, 64 * 1024) == 0;
+    free(mi);
+    if (ok) {
         h->mem_total_kb = meminfo_kb(b.data, "MemTotal");
         h->mem_free_kb = meminfo_kb(b.data, "MemFree");
         h->mem_available_kb = meminfo_kb(b.data, "MemAvailable");

@@ -124,6 +124,10 @@ void cli_host_read_launch(struct cli_host *h, const char *const *args, size_t na
                           const char *const *configs, size_t nconfigs);
 void cli_host_free(struct cli_host *h);
 
+/* A host file's path: under $GOTCHA_HOST_ROOT when that is set (tests replay another machine's
+ * /proc/meminfo, /proc/1/cgroup and container markers), else as given. Caller frees. */
+char *cli_host_file(const char *path);
+
 /* The python probe's value for key, "" when absent. Borrowed. */
 const char *cli_host_py(const struct cli_host *h, const char *key);
 /* 1 when nvidia-smi or torch names a GB10 / capability 12.1; 0 when they name another GPU;

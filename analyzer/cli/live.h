@@ -3,9 +3,10 @@
  * which `gotcha preflight` prints and `gotcha record` keeps beside the run.
  *
  * The checks are the skill's G1..G10 in its line format, "G<n> <STATUS>: <text>", one line per
- * gotcha in order (docs/preflight.md). Their texts are worded so that a scan of a recorded run
+ * gotcha in order (docs/live.md). Their texts are worded so that a scan of a recorded run
  * reads them as the facts they state and nothing more: a FAIL the pack knows (G1) stays
- * evidence, an INFO never quotes a log line.
+ * evidence, an INFO or a SKIP never quotes a log line or an exception (those would read as the
+ * run's own errors), and only a GB10 host's lines name sm_121 (a capability fact).
  */
 #ifndef CLI_LIVE_H
 #define CLI_LIVE_H

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A training run that dies of a CUDA OOM while loading shards, as in
 # corpus/G3-a-oom-loading-shards-page-cache/train.log (PyTorch's CUDACachingAllocator wording).
-echo "2026-01-27 13:02:18,000 INFO __main__: model=meta-llama/Llama-3.3-70B-Instruct torch_dtype=bfloat16 device_map=cuda:0 (LoRA r=16)"
+echo "2025-11-25 08:35:12,000 INFO __main__: model=meta-llama/Llama-3.3-70B-Instruct torch_dtype=bfloat16 device_map=cuda:0 (LoRA r=16)"
 echo "Loading checkpoint shards:  60%|██████    | 18/30 [02:54<01:56, 9.69s/it]"
 cat >&2 <<'TRACE'
 Traceback (most recent call last):

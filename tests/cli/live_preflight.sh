@@ -1,0 +1,28 @@
+# gotcha preflight with stand-ins that replay a real GB10 (CUDA 13 torch), a GB10 with the PyPI
+# CUDA 12.8 torch (G1 FAIL) and an H100 (another GPU: INFO and WARN, no FAIL); the exit codes
+# with and without --strict; the JSON against docs/preflight.schema.json.
+. ./live_setup.inc
+for gpu in gb10 gb10:gb10-cu128 h100; do
+    use_gpu "${gpu%%:*}" "${gpu#*:}"
+    echo "== $gpu"
+    "$GOTCHA_BIN" preflight > "$TEST_TMP/out"
+    rc=$?
+    cat "$TEST_TMP/out"
+    echo "exit $rc"
+done
+use_gpu h100
+"$GOTCHA_BIN" preflight >/dev/null; echo "h100 exit $?"
+"$GOTCHA_BIN" preflight --strict >/dev/null; echo "h100 --strict exit $?"
+use_gpu gb10
+"$GOTCHA_BIN" preflight --strict >/dev/null; echo "gb10 --strict exit $?"
+"$GOTCHA_BIN" preflight --format json > "$TEST_TMP/gb10.json"
+python3 ../tools/validate_schema.py ../../docs/preflight.schema.json "$TEST_TMP/gb10.json" &&
+    echo "gb10 json: valid"
+grep -c '"id": "G' "$TEST_TMP/gb10.json"
+grep '"is_gb10"\|"torch_cuda"\|"compute_cap"' "$TEST_TMP/gb10.json"
+# a launch config with tensor parallelism, on a two-node world
+printf 'model: meta-llama/Llama-3.1-70B\ntensor_parallel_size: 2\n' > "$TEST_TMP/serve.yaml"
+WORLD_SIZE=2 "$GOTCHA_BIN" preflight "$TEST_TMP/serve.yaml" > "$TEST_TMP/out"
+rc=$?
+grep '^G10' "$TEST_TMP/out" | mask_times
+echo "exit $rc"

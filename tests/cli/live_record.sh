@@ -1,0 +1,36 @@
+# gotcha record of a GB10 run (stand-ins) that prints a CUDA OOM and exits 1: the command's own
+# output passes through, its exit code is gotcha's, the report is printed, and the record holds
+# the host facts; `gotcha scan DIR` then knows GB10, CUDA 13.0 and the torch build although the
+# run's logs never name them. Then a healthy run (exit 0, no report) and a command that cannot
+# be started (127).
+. ./live_setup.inc
+use_gpu gb10
+run=$TEST_TMP/run
+"$GOTCHA_BIN" record -o "$run" --interval 1 -- \
+    sh -c 'd=$1; shift; . ./live_setup.inc; wait_samples "$d" 4; exec "$@"' sh "$run" \
+    "$live/oom-run.sh" > "$TEST_TMP/out" 2> "$TEST_TMP/err"
+echo "exit $?"
+echo "-- stdout"; cat "$TEST_TMP/out"
+echo "-- stderr"; mask_times < "$TEST_TMP/err"
+echo "-- files"; (cd "$run" && ls)
+echo "-- run.txt"; mask_times < "$run/run.txt"
+echo "-- kernel.log"; cat "$run/kernel.log"
+echo "-- host-facts.txt"; grep -E '^(PyTorch|CUDA|GPU|Nvidia|Container)' "$run/host-facts.txt"
+# the logs the command wrote never name the GPU, the driver or torch's CUDA...
+grep -c 'GB10\|CUDA Version\|cu130' "$run/stdout.log" "$run/stderr.log" | mask_times
+# ...and the scan of the directory knows them from the host facts
+"$GOTCHA_BIN" scan -f json "$run" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print("verdict", d["verdict"]["id"], "context", json.dumps(d["context"], sort_keys=True))'
+"$GOTCHA_BIN" scan "$run/stdout.log" "$run/stderr.log" -f json | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print("logs alone: context", json.dumps(d["context"], sort_keys=True))'
+
+# a run that succeeds: exit 0, no report
+"$GOTCHA_BIN" record -o "$TEST_TMP/ok" -- sh -c 'echo "step 10 loss 1.23"' 2> "$TEST_TMP/err"
+echo "healthy exit $?"
+mask_times < "$TEST_TMP/err"
+# a command that does not exist: 127, as a shell says
+"$GOTCHA_BIN" record -q -o "$TEST_TMP/none" -- no-such-command-xyz
+echo "missing exit $?"
+grep '^exit' "$TEST_TMP/none/run.txt"
