@@ -256,15 +256,15 @@ static int parse_formats(const char *list, struct cli_options *o, FILE *err)
         if (n == 0) return cli_bad_usage(err, "empty format name in '%s'", list);
         if (n >= sizeof name)
             return cli_bad_usage(err,
-                             "unknown format '%.*s' (expected text, json, md, html, "
-                             "preflight)",
-                             (int)AZ_MIN(n, (size_t)64), p);
+                                 "unknown format '%.*s' (expected text, json, md, html, "
+                                 "preflight)",
+                                 (int)AZ_MIN(n, (size_t)64), p);
         memcpy(name, p, n);
         name[n] = '\0';
         int f = report_format_from_name(name);
         if (f < 0)
-            return cli_bad_usage(err, "unknown format '%s' (expected text, json, md, html, preflight)",
-                             name);
+            return cli_bad_usage(
+                err, "unknown format '%s' (expected text, json, md, html, preflight)", name);
         int dup = 0;
         for (size_t i = 0; i < o->nformats; i++) dup |= o->formats[i] == (enum report_format)f;
         if (!dup && o->nformats < REPORT_FORMAT_COUNT)
@@ -326,7 +326,8 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
     case OPT_RUN_DEPTH: {
         uint64_t v;
         if (cli_parse_whole(arg, 0, 99, &v) != 0)
-            return cli_bad_usage(err, "invalid --run-depth '%s' (a whole number from 0 to 99)", arg);
+            return cli_bad_usage(err, "invalid --run-depth '%s' (a whole number from 0 to 99)",
+                                 arg);
         o->run_depth = (int)v;
         return 0;
     }

@@ -52,7 +52,7 @@ struct collect {
     const char *const *hosts; /* learned from the run's logs, plus this host's name */
     size_t nhosts;
     struct az_buf scratch;
-    int64_t mtime;     /* every member's modification time (seconds) */
+    int64_t mtime; /* every member's modification time (seconds) */
     size_t members;
     int failed;
 };
@@ -133,10 +133,9 @@ static void add_input(struct collect *c, const struct ingest_entry *e,
             continue;
         }
         struct az_buf shown = AZ_BUF_INIT; /* a path names its user too: redact it */
-        if (c->redact)
-            report_redact(&shown, m.display, strlen(m.display), c->hosts, c->nhosts);
-        char *name = member_name(c->redact ? shown.data : m.display,
-                                 strcmp(m.compression, "none") != 0);
+        if (c->redact) report_redact(&shown, m.display, strlen(m.display), c->hosts, c->nhosts);
+        char *name =
+            member_name(c->redact ? shown.data : m.display, strcmp(m.compression, "none") != 0);
         az_buf_free(&shown);
         FILE *tmp = tmpfile();
         if (!tmp) {

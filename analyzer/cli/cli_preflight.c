@@ -97,13 +97,12 @@ static int torch_ok(const struct cli_host *h)
 }
 
 static int check_g1(const struct cli_host *h, const struct cli_host_limits *lim,
-                     struct cli_preflight *p)
+                    struct cli_preflight *p)
 {
     char why[128];
     const char *pp = py_problem(h, lim, why, sizeof why);
     if (pp) return set(p, 1, CLI_PF_SKIP, "%s", pp);
-    if (!torch_ok(h))
-        return set(p, 1, CLI_PF_SKIP, "torch not importable");
+    if (!torch_ok(h)) return set(p, 1, CLI_PF_SKIP, "torch not importable");
     const char *tv = cli_host_py(h, "torch.version"), *tc = cli_host_py(h, "torch.cuda");
     int gb10 = cli_host_is_gb10(h);
     if (!*tc) return set(p, 1, CLI_PF_WARN, "torch %s is a CPU-only build (no CUDA at all)", tv);
@@ -125,12 +124,13 @@ static int check_g1(const struct cli_host *h, const struct cli_host_limits *lim,
 }
 
 static int check_g2(const struct cli_host *h, const struct cli_host_limits *lim,
-                     struct cli_preflight *p)
+                    struct cli_preflight *p)
 {
     char why[128];
     const char *pp = py_problem(h, lim, why, sizeof why);
     if (pp) return set(p, 2, CLI_PF_SKIP, "%s", pp);
-    const char *err = cli_host_py(h, "flash_attn.error"), *ver = cli_host_py(h, "flash_attn.version");
+    const char *err = cli_host_py(h, "flash_attn.error"),
+               *ver = cli_host_py(h, "flash_attn.version");
     const char *sm = cli_host_py(h, "flash_attn.sm121");
     int unsloth = strcmp(cli_host_py(h, "unsloth"), "1") == 0;
     int gb10 = cli_host_is_gb10(h);
@@ -138,11 +138,13 @@ static int check_g2(const struct cli_host *h, const struct cli_host_limits *lim,
         return set(p, 2, CLI_PF_PASS,
                    "flash-attn not installed: attention runs on SDPA (on a Spark do not build "
                    "flash-attn with pip: there is no wheel for it)");
-    if (*err) return set(p, 2, CLI_PF_FAIL, "flash-attn is installed but does not import (%s)", err);
+    if (*err)
+        return set(p, 2, CLI_PF_FAIL, "flash-attn is installed but does not import (%s)", err);
     if (!*ver) return set(p, 2, CLI_PF_SKIP, "the python3 probe said nothing about flash-attn");
     if (gb10 == 0)
-        return set(p, 2, CLI_PF_INFO, "flash-attn %s imports on %s: not a GB10, sm_121 does not apply",
-                   ver, cli_host_gpu_name(h));
+        return set(p, 2, CLI_PF_INFO,
+                   "flash-attn %s imports on %s: not a GB10, sm_121 does not apply", ver,
+                   cli_host_gpu_name(h));
     if (unsloth)
         return set(p, 2, CLI_PF_WARN,
                    "flash-attn %s imports and Unsloth is installed: Unsloth prefers FA2 even when "
@@ -157,8 +159,9 @@ static int check_g2(const struct cli_host *h, const struct cli_host_limits *lim,
     if (strcmp(sm, "1") == 0)
         return set(p, 2, CLI_PF_PASS, "flash-attn %s imports and its CUDA extension targets sm_121",
                    ver);
-    set(p, 2, CLI_PF_PASS, "flash-attn %s imports (partial — its CUDA extension was not found, "
-                           "so the sm_121 target is not checked)",
+    set(p, 2, CLI_PF_PASS,
+        "flash-attn %s imports (partial — its CUDA extension was not found, "
+        "so the sm_121 target is not checked)",
         ver);
     return 0;
 }
@@ -188,7 +191,7 @@ static int check_g3(const struct cli_host *h, struct cli_preflight *p)
 }
 
 static int check_g4(const struct cli_host *h, const struct cli_host_limits *lim,
-                     struct cli_preflight *p)
+                    struct cli_preflight *p)
 {
     char why[128];
     const char *sp = smi_problem(h, lim, why, sizeof why);
@@ -206,8 +209,9 @@ static int check_g4(const struct cli_host *h, const struct cli_host_limits *lim,
 static int check_g5(const struct cli_host *h, struct cli_preflight *p)
 {
     if (cli_host_is_gb10(h) == 0)
-        return set(p, 5, CLI_PF_INFO, "not a GB10 (%s): the GB10 figures (%s sustained) do not "
-                                      "apply",
+        return set(p, 5, CLI_PF_INFO,
+                   "not a GB10 (%s): the GB10 figures (%s sustained) do not "
+                   "apply",
                    cli_host_gpu_name(h), PF_BANDWIDTH_RANGE);
     set(p, 5, CLI_PF_INFO,
         "not probed (a copy probe would load the GPU): budget bandwidth-limited steps at %s "
@@ -217,7 +221,7 @@ static int check_g5(const struct cli_host *h, struct cli_preflight *p)
 }
 
 static int check_g6(const struct cli_host *h, const struct cli_host_limits *lim,
-                     struct cli_preflight *p)
+                    struct cli_preflight *p)
 {
     struct az_buf warn = AZ_BUF_INIT, ok = AZ_BUF_INIT;
     for (size_t i = 0; i < h->nprocs; i++) {
@@ -277,8 +281,7 @@ static int check_g7(const struct cli_host *h, struct cli_preflight *p)
         from_smi = 1;
     }
     if (!*cap) {
-        if (!torch_ok(h))
-            return set(p, 7, CLI_PF_SKIP, "torch not importable");
+        if (!torch_ok(h)) return set(p, 7, CLI_PF_SKIP, "torch not importable");
         return set(p, 7, CLI_PF_SKIP, "torch sees no GPU (torch.cuda.is_available() is False)");
     }
     char tuple[32];
@@ -293,7 +296,8 @@ static int check_g7(const struct cli_host *h, struct cli_preflight *p)
                    PF_ARCH_FP4);
     const char *al = cli_host_py(h, "cuda.arch_list");
     const char *env = getenv("TORCH_CUDA_ARCH_LIST");
-    int has = strstr(al, "sm_" PF_ARCH_FP4) || (env && (strstr(env, "12.1a") || strstr(env, PF_ARCH_FP4)));
+    int has = strstr(al, "sm_" PF_ARCH_FP4) ||
+              (env && (strstr(env, "12.1a") || strstr(env, PF_ARCH_FP4)));
     if (has)
         return set(p, 7, CLI_PF_PASS,
                    "SM121 hardware capability confirmed, and sm_%s is targeted (torch arch list: "
@@ -365,8 +369,8 @@ static int check_g9(const struct cli_host *h, struct cli_preflight *p)
                    *tv ? tv : "absent",
                    *cli_host_py(h, "dist.triton") ? cli_host_py(h, "dist.triton") : "absent");
     }
-    const char *how = strcmp(m, "cgroup") == 0 ? "cgroup marker present"
-                                               : "Docker/Podman marker file present";
+    const char *how =
+        strcmp(m, "cgroup") == 0 ? "cgroup marker present" : "Docker/Podman marker file present";
     /* the image's pins: NGC images point PIP_CONSTRAINT at their constraint file */
     const char *env_cf = getenv("PIP_CONSTRAINT");
     char *cf = env_cf && *env_cf ? az_xstrdup(env_cf) : cli_host_file(PF_NGC_CONSTRAINTS);
@@ -397,8 +401,9 @@ static int check_g9(const struct cli_host *h, struct cli_preflight *p)
     const char *ngc = getenv("NVIDIA_PYTORCH_VERSION");
     const char *tv = cli_host_py(h, "dist.torch");
     if (drift.len)
-        set(p, 9, CLI_PF_FAIL, "running inside a container (%s), but pip changed its pinned "
-                               "packages: %s — reinstall the image's versions or use --no-deps",
+        set(p, 9, CLI_PF_FAIL,
+            "running inside a container (%s), but pip changed its pinned "
+            "packages: %s — reinstall the image's versions or use --no-deps",
             how, drift.data);
     else if (!pins.data && ngc && *ngc && *tv && !strstr(tv, ".nv"))
         set(p, 9, CLI_PF_FAIL,
@@ -538,10 +543,10 @@ void cli_preflight_write_json(const struct cli_preflight *p, const struct cli_ho
     for (size_t i = 0; i < h->ngpus; i++) {
         const struct cli_gpu *g = &h->gpus[i];
         az_buf_puts(&b, i ? ",\n      {" : "\n      {");
-        const char *keys[] = {"name", "driver_version", "compute_cap", "temperature_gpu",
-                              "power_draw", "memory_used", "memory_total"};
-        const char *vals[] = {g->name, g->driver, g->cap, g->temp, g->power, g->mem_used,
-                              g->mem_total};
+        const char *keys[] = {"name",       "driver_version", "compute_cap", "temperature_gpu",
+                              "power_draw", "memory_used",    "memory_total"};
+        const char *vals[] = {g->name,  g->driver,   g->cap,      g->temp,
+                              g->power, g->mem_used, g->mem_total};
         for (size_t k = 0; k < AZ_ARRAY_LEN(keys); k++) {
             az_buf_printf(&b, "%s\"%s\": ", k ? ", " : "", keys[k]);
             cli_json_string(&b, vals[k]);
@@ -555,7 +560,9 @@ void cli_preflight_write_json(const struct cli_preflight *p, const struct cli_ho
     json_kv(&b, "    ", "capability", cli_host_py(h, "cuda.capability"), 1);
     json_kv(&b, "    ", "container_marker", h->container_marker, 1);
     az_buf_printf(&b, "    \"is_gb10\": %s,\n",
-                  cli_host_is_gb10(h) > 0 ? "true" : cli_host_is_gb10(h) == 0 ? "false" : "null");
+                  cli_host_is_gb10(h) > 0    ? "true"
+                  : cli_host_is_gb10(h) == 0 ? "false"
+                                             : "null");
     az_buf_printf(&b, "    \"mem_total_kb\": %lld,\n    \"mem_available_kb\": %lld\n  }\n}\n",
                   h->mem_total_kb, h->mem_available_kb);
     fwrite(b.data, 1, b.len, out);

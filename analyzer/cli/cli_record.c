@@ -36,7 +36,7 @@
 static const char rec_smi_query[] = "--query-gpu=timestamp,index,temperature.gpu,power.draw,"
                                     "clocks.sm,utilization.gpu,memory.used,memory.total";
 /* pip freeze of a large environment takes seconds; a broken pip must not hold the run. */
-#define REC_PIP_TIMEOUT_MS 60000
+#define REC_PIP_TIMEOUT_MS   60000
 #define REC_DMESG_TIMEOUT_MS 10000
 /* The kernel log kept: the span of one run, not a machine's history. */
 #define REC_DMESG_MAX (8u * 1024 * 1024)
@@ -174,7 +174,8 @@ static void record_host(const char *dir, char *const *cmd, size_t ncmd, FILE *er
 static enum cli_tool_status read_dmesg(struct cli_tool_result *r)
 {
     const char *iso[] = {"dmesg", "--time-format=iso", NULL};
-    if (cli_tool_run(iso, REC_DMESG_TIMEOUT_MS, REC_DMESG_MAX, r) == CLI_TOOL_OK) return CLI_TOOL_OK;
+    if (cli_tool_run(iso, REC_DMESG_TIMEOUT_MS, REC_DMESG_MAX, r) == CLI_TOOL_OK)
+        return CLI_TOOL_OK;
     cli_tool_result_free(r);
     const char *plain[] = {"dmesg", NULL};
     return cli_tool_run(plain, REC_DMESG_TIMEOUT_MS, REC_DMESG_MAX, r);
@@ -196,8 +197,7 @@ static const char *after_mark(const char *now, const char *mark)
     if (!mark || !*mark) return now;
     const char *found = NULL;
     for (const char *p = now; (p = strstr(p, mark)) != NULL; p++)
-        if ((p == now || p[-1] == '\n') && (p[strlen(mark)] == '\n' || !p[strlen(mark)]))
-            found = p;
+        if ((p == now || p[-1] == '\n') && (p[strlen(mark)] == '\n' || !p[strlen(mark)])) found = p;
     if (!found) return now;
     const char *nl = strchr(found, '\n');
     return nl ? nl + 1 : found + strlen(found);
@@ -225,8 +225,7 @@ static pid_t start_sampler(const char *dir, unsigned interval)
             dup2(devnull, 2);
         }
         dup2(fd, 1);
-        execlp("nvidia-smi", "nvidia-smi", rec_smi_query, "--format=csv", "-l", secs,
-               (char *)NULL);
+        execlp("nvidia-smi", "nvidia-smi", rec_smi_query, "--format=csv", "-l", secs, (char *)NULL);
         _exit(127);
     }
     close(fd);
@@ -256,9 +255,9 @@ static void stop_sampler(pid_t pid)
 
 struct rec_child {
     pid_t pid;
-    int out, err;    /* pipe read ends, -1 when closed */
-    int exec_errno;  /* errno of a failed exec, 0 when it ran */
-    int status;      /* wait status */
+    int out, err;   /* pipe read ends, -1 when closed */
+    int exec_errno; /* errno of a failed exec, 0 when it ran */
+    int status;     /* wait status */
 };
 
 static int spawn(char *const *cmd, struct rec_child *c)
@@ -599,8 +598,9 @@ end_sampler:
         fprintf(err, "gotcha: cannot run '%s': %s\n", cmd[0], strerror(child.exec_errno));
     if (!quiet && child.pid > 0) {
         if (WIFSIGNALED(child.status) && !child.exec_errno)
-            fprintf(err, "gotcha: the command ended by signal %d (%s) after %lld s; the record "
-                         "is in %s/\n",
+            fprintf(err,
+                    "gotcha: the command ended by signal %d (%s) after %lld s; the record "
+                    "is in %s/\n",
                     WTERMSIG(child.status), strsignal(WTERMSIG(child.status)), end - start, dir);
         else
             fprintf(err, "gotcha: the command exited with %d after %lld s; the record is in %s/\n",

@@ -19,7 +19,7 @@
  * Ten seconds is generous for the first and short enough for the second. */
 #define HOST_SMI_TIMEOUT_MS 10000
 /* The probe imports torch (seconds on aarch64, more on a cold page cache) and initialises CUDA. */
-#define HOST_PYTHON_TIMEOUT_MS 60000
+#define HOST_PYTHON_TIMEOUT_MS   60000
 #define HOST_LDCONFIG_TIMEOUT_MS 5000
 /* Tool output kept: nvidia-smi of 16 GPUs and the probe fit in a fraction of it. */
 #define HOST_TOOL_MAX_OUT (256 * 1024)
@@ -46,8 +46,8 @@ static void set_cloexec(int fd)
 /* In a freshly forked child: the dispositions and mask a plain exec from a shell would have. */
 static void child_reset_signals(void)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGUSR1,
-                               SIGUSR2};
+    static const int sigs[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,
+                               SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2};
     for (size_t i = 0; i < AZ_ARRAY_LEN(sigs); i++) signal(sigs[i], SIG_DFL);
     sigset_t none;
     sigemptyset(&none);
@@ -114,8 +114,8 @@ enum cli_tool_status cli_tool_run(const char *const *argv, unsigned timeout_ms, 
             if (pr > 0) {
                 ssize_t n = read(out[0], chunk, sizeof chunk);
                 if (n > 0) {
-                    size_t keep = res->out.len < max_out ? AZ_MIN((size_t)n, max_out - res->out.len)
-                                                         : 0;
+                    size_t keep =
+                        res->out.len < max_out ? AZ_MIN((size_t)n, max_out - res->out.len) : 0;
                     if (keep) az_buf_append(&res->out, chunk, keep);
                     if (keep < (size_t)n) res->truncated = 1;
                 } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
@@ -511,9 +511,9 @@ static void gather_meminfo(struct cli_host *h)
 /* GPU servers that take a share of the one memory pool (the skill's G6 list: vLLM, Ollama, and
  * the other servers people run beside a trainer). Matched on the program, never on arguments,
  * so `gotcha scan vllm.log` is no server. */
-static const char *const gpu_servers[] = {"vllm",        "ollama",      "sglang", "llama-server",
-                                          "tritonserver", "text-generation-launcher",
-                                          "lmdeploy",    "trtllm-serve"};
+static const char *const gpu_servers[] = {
+    "vllm",     "ollama",      "sglang", "llama-server", "tritonserver", "text-generation-launcher",
+    "lmdeploy", "trtllm-serve"};
 
 static const char *server_of(const char *argv0, const char *module)
 {
@@ -523,8 +523,7 @@ static const char *server_of(const char *argv0, const char *module)
         size_t n = strlen(gpu_servers[i]);
         if (strncmp(base, gpu_servers[i], n) == 0 && (!base[n] || base[n] == ':'))
             return gpu_servers[i];
-        if (module && strncmp(module, gpu_servers[i], n) == 0 &&
-            (!module[n] || module[n] == '.'))
+        if (module && strncmp(module, gpu_servers[i], n) == 0 && (!module[n] || module[n] == '.'))
             return gpu_servers[i];
     }
     if (strncmp(base, "VLLM::", 6) == 0) return "vllm"; /* vLLM's renamed worker processes */
@@ -555,8 +554,8 @@ static void gather_procs(struct cli_host *h)
         for (const char *a = b.data; a < end; a += strlen(a) + 1) {
             const char *next = a + strlen(a) + 1;
             if (strcmp(a, "-m") == 0 && next < end && !module) module = next;
-            static const char *const caps[] = {"--gpu-memory-utilization", "--gpu_memory_utilization",
-                                               "--mem-fraction-static"};
+            static const char *const caps[] = {"--gpu-memory-utilization",
+                                               "--gpu_memory_utilization", "--mem-fraction-static"};
             for (size_t k = 0; k < AZ_ARRAY_LEN(caps); k++) {
                 size_t kl = strlen(caps[k]);
                 if (strncmp(a, caps[k], kl) != 0) continue;
@@ -582,11 +581,22 @@ static void gather_procs(struct cli_host *h)
 }
 
 /* CUDA, allocator, distributed and build settings a post-mortem asks about. */
-static const char *const env_names[] = {
-    "CUDA_VISIBLE_DEVICES", "PYTORCH_CUDA_ALLOC_CONF", "TORCH_CUDA_ARCH_LIST", "WORLD_SIZE",
-    "LOCAL_WORLD_SIZE",     "NNODES",                  "RANK",                 "MASTER_ADDR",
-    "NCCL_SOCKET_IFNAME",   "NCCL_IB_HCA",             "TRITON_PTXAS_PATH",    "CUDA_HOME",
-    "NVIDIA_PYTORCH_VERSION", "PIP_CONSTRAINT",        "HF_HUB_ENABLE_HF_TRANSFER", NULL};
+static const char *const env_names[] = {"CUDA_VISIBLE_DEVICES",
+                                        "PYTORCH_CUDA_ALLOC_CONF",
+                                        "TORCH_CUDA_ARCH_LIST",
+                                        "WORLD_SIZE",
+                                        "LOCAL_WORLD_SIZE",
+                                        "NNODES",
+                                        "RANK",
+                                        "MASTER_ADDR",
+                                        "NCCL_SOCKET_IFNAME",
+                                        "NCCL_IB_HCA",
+                                        "TRITON_PTXAS_PATH",
+                                        "CUDA_HOME",
+                                        "NVIDIA_PYTORCH_VERSION",
+                                        "PIP_CONSTRAINT",
+                                        "HF_HUB_ENABLE_HF_TRANSFER",
+                                        NULL};
 
 const char *const *cli_host_env_names(void)
 {
@@ -671,9 +681,13 @@ void cli_host_free(struct cli_host *h)
  * "tp_size=2", "--tp 2" (the spellings of vLLM, SGLang, Megatron and their YAML configs). */
 static int find_tp(const char *p, size_t n, char *val, size_t valsz, size_t *at)
 {
-    static const char *const keys[] = {"tensor_parallel_size", "tensor-parallel-size",
-                                       "tensor_model_parallel_size", "tensor-model-parallel-size",
-                                       "tp_size", "tp-size", "--tp"};
+    static const char *const keys[] = {"tensor_parallel_size",
+                                       "tensor-parallel-size",
+                                       "tensor_model_parallel_size",
+                                       "tensor-model-parallel-size",
+                                       "tp_size",
+                                       "tp-size",
+                                       "--tp"};
     for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < AZ_ARRAY_LEN(keys); k++) {
             size_t kl = strlen(keys[k]);

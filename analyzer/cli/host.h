@@ -31,9 +31,9 @@ enum cli_tool_status {
 
 struct cli_tool_result {
     enum cli_tool_status status;
-    int exit_code;      /* exit status when FAILED by exit; 128 + signal when killed by one */
-    struct az_buf out;  /* standard output, at most the cap given (owned) */
-    int truncated;      /* 1 when output past the cap was dropped */
+    int exit_code;     /* exit status when FAILED by exit; 128 + signal when killed by one */
+    struct az_buf out; /* standard output, at most the cap given (owned) */
+    int truncated;     /* 1 when output past the cap was dropped */
 };
 
 /**
@@ -71,10 +71,10 @@ struct cli_gpu {
 
 struct cli_proc {
     long pid;
-    char *name;        /* process name as nvidia-smi or /proc shows it */
-    char *gpu_mem;     /* nvidia-smi used_memory ("61904 MiB"), "" when unknown */
-    char *server;      /* the GPU server it is ("vllm", "ollama", ...), "" when none */
-    char *mem_cap;     /* its --gpu-memory-utilization / --mem-fraction-static, "" when none */
+    char *name;    /* process name as nvidia-smi or /proc shows it */
+    char *gpu_mem; /* nvidia-smi used_memory ("61904 MiB"), "" when unknown */
+    char *server;  /* the GPU server it is ("vllm", "ollama", ...), "" when none */
+    char *mem_cap; /* its --gpu-memory-utilization / --mem-fraction-static, "" when none */
 };
 
 struct cli_host {
@@ -89,8 +89,8 @@ struct cli_host {
     size_t npy;
     char **py_keys, **py_values;
     /* ldconfig -p */
-    int ldconfig_read;         /* 1 when ldconfig -p answered */
-    int cudart12, cudart13;    /* libcudart.so.12 / .so.13 listed */
+    int ldconfig_read;      /* 1 when ldconfig -p answered */
+    int cudart12, cudart13; /* libcudart.so.12 / .so.13 listed */
     /* container */
     char *container_marker; /* "/.dockerenv", "/run/.containerenv", "cgroup", "" none */
     int cgroup_readable;    /* /proc/1/cgroup could be read */

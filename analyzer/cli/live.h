@@ -15,8 +15,14 @@
 
 #include "cli/host.h"
 
-enum cli_pf_status { CLI_PF_PASS = 0, CLI_PF_FAIL, CLI_PF_WARN, CLI_PF_SKIP, CLI_PF_INFO,
-                     CLI_PF_UNKNOWN };
+enum cli_pf_status {
+    CLI_PF_PASS = 0,
+    CLI_PF_FAIL,
+    CLI_PF_WARN,
+    CLI_PF_SKIP,
+    CLI_PF_INFO,
+    CLI_PF_UNKNOWN
+};
 
 #define CLI_PF_CHECKS 10 /* G1..G10: the skill's numbering is load-bearing */
 
