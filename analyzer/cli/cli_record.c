@@ -586,7 +586,11 @@ end_sampler:
             size_t lines = 0;
             for (const char *p = span; *p; p++) lines += *p == '\n';
             if (*span) write_file(dir, "kernel.log", span, strlen(span));
-            snprintf(note, sizeof note, "%zu lines during the run (kernel.log)", lines);
+            if (lines)
+                snprintf(note, sizeof note, "%zu line%s during the run (kernel.log)", lines,
+                         lines == 1 ? "" : "s");
+            else
+                snprintf(note, sizeof note, "no message during the run");
             kernel_note = note;
         }
         cli_tool_result_free(&dm1);

@@ -34,3 +34,14 @@ mask_times < "$TEST_TMP/err"
 "$GOTCHA_BIN" record -q -o "$TEST_TMP/none" -- no-such-command-xyz
 echo "missing exit $?"
 grep '^exit' "$TEST_TMP/none/run.txt"
+
+# A GB10 with the PyPI CUDA 12.8 torch, and a command that dies of SIGSEGV without a word (as
+# a cu12 wheel does at the first .cuda() call): gotcha writes the shell's "Segmentation fault"
+# line into run.txt and the report names G1 from the host facts alone.
+use_gpu gb10 gb10-cu128
+"$GOTCHA_BIN" record -o "$TEST_TMP/seg" -- sh -c \
+    '. ./live_setup.inc; wait_samples "$1" 4; echo "Epoch 1/3"; kill -SEGV $$' sh "$TEST_TMP/seg" \
+    2> "$TEST_TMP/err"
+echo "segfault exit $?"
+sed -n '/^exit/,/^kernel/p' "$TEST_TMP/seg/run.txt"
+mask_times < "$TEST_TMP/err" | sed -n '1,12p'
