@@ -130,7 +130,8 @@ static char *make_dir(const char *want, FILE *err)
 
 /* ---- the host at the start ---- */
 
-static void record_host(const char *dir, char *const *cmd, size_t ncmd, FILE *err)
+/* The host facts files; returns 1 when nvidia-smi answered (so sampling it makes sense). */
+static int record_host(const char *dir, char *const *cmd, size_t ncmd, FILE *err)
 {
     struct cli_host_limits lim;
     cli_host_limits_default(&lim);
@@ -164,8 +165,10 @@ static void record_host(const char *dir, char *const *cmd, size_t ncmd, FILE *er
             write_file(dir, "pip-freeze.txt", r.out.data, r.out.len);
         cli_tool_result_free(&r);
     }
+    int smi_ok = h.smi_status == CLI_TOOL_OK && h.ngpus > 0;
     cli_preflight_free(&p);
     cli_host_free(&h);
+    return smi_ok;
 }
 
 /* ---- the kernel log ---- */
@@ -515,27 +518,23 @@ int cli_cmd_record(int argc, char **argv, FILE *out, FILE *err)
     if (!quiet) fprintf(err, "gotcha: recording to %s/\n", dir);
     fflush(out);
     fflush(err);
-    record_host(dir, cmd, ncmd, err);
 
-    struct cli_tool_result dm0;
-    int dmesg_ok = read_dmesg(&dm0) == CLI_TOOL_OK;
-    char *mark = dmesg_ok ? last_line(dm0.out.data, dm0.out.len) : NULL;
-    cli_tool_result_free(&dm0);
-
-    pid_t sampler = start_sampler(dir, interval);
-
-    char *out_path = join_path(dir, "stdout.log"), *err_path = join_path(dir, "stderr.log");
-    FILE *out_log = fopen(out_path, "w"), *err_log = fopen(err_path, "w");
-    free(out_path);
-    free(err_path);
-
-    /* signals: to the self-pipe while the command runs */
+    /* signals go to the self-pipe from here on: a Ctrl-C while the host is read stops gotcha
+     * cleanly (the tools it runs have deadlines), one while the command runs reaches it */
     struct sigaction sa, old[AZ_ARRAY_LEN(rec_signals)], old_pipe;
     struct rec_child child = {0, -1, -1, 0, 0};
     int forwarded = 0, interrupted = 0; /* the signal forwarded / the last one received */
-    long long start = wall_s(), end = start;
     int rc = CLI_EXIT_ERROR;
-    if (pipe(rec_sig_pipe) != 0) goto end_sampler;
+    pid_t sampler = -1;
+    FILE *out_log = NULL, *err_log = NULL;
+    char *mark = NULL;
+    int dmesg_ok = 0;
+    long long start = wall_s(), end = start;
+    if (pipe(rec_sig_pipe) != 0) {
+        fprintf(err, "gotcha: cannot create a pipe: %s\n", strerror(errno));
+        free(dir);
+        return CLI_EXIT_ERROR;
+    }
     cloexec(rec_sig_pipe[0]);
     cloexec(rec_sig_pipe[1]);
     fcntl(rec_sig_pipe[0], F_SETFL, O_NONBLOCK);
@@ -550,6 +549,27 @@ int cli_cmd_record(int argc, char **argv, FILE *out, FILE *err)
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &old_pipe);
 
+    int smi_ok = record_host(dir, cmd, ncmd, err);
+    struct cli_tool_result dm0;
+    dmesg_ok = read_dmesg(&dm0) == CLI_TOOL_OK;
+    mark = dmesg_ok ? last_line(dm0.out.data, dm0.out.len) : NULL;
+    cli_tool_result_free(&dm0);
+    handle_signals(&child, &forwarded, &interrupted); /* child.pid is 0: nothing to forward */
+    if (interrupted) {
+        rc = 128 + interrupted;
+        goto restore;
+    }
+
+    if (smi_ok) sampler = start_sampler(dir, interval);
+    char *out_path = join_path(dir, "stdout.log"), *err_path = join_path(dir, "stderr.log");
+    out_log = fopen(out_path, "w");
+    err_log = fopen(err_path, "w");
+    free(out_path);
+    free(err_path);
+    if (out_log) cloexec(fileno(out_log)); /* the command must not inherit them */
+    if (err_log) cloexec(fileno(err_log));
+
+    start = wall_s();
     write_run_txt(dir, cmd, ncmd, start, -1, NULL, 0, "");
     if (spawn(cmd, &child) != 0) {
         fprintf(err, "gotcha: cannot start the command: %s\n", strerror(errno));
@@ -557,13 +577,6 @@ int cli_cmd_record(int argc, char **argv, FILE *out, FILE *err)
         run_child(&child, out_log, err_log, &forwarded, &interrupted);
     }
     end = wall_s();
-
-    for (size_t i = 0; i < AZ_ARRAY_LEN(rec_signals); i++) sigaction(rec_signals[i], &old[i], NULL);
-    sigaction(SIGPIPE, &old_pipe, NULL);
-    close(rec_sig_pipe[0]);
-    close(rec_sig_pipe[1]);
-    rec_sig_pipe[0] = rec_sig_pipe[1] = -1;
-
     if (child.pid > 0) {
         if (child.exec_errno)
             rc = 127;
@@ -572,14 +585,19 @@ int cli_cmd_record(int argc, char **argv, FILE *out, FILE *err)
         else
             rc = WEXITSTATUS(child.status);
     }
-end_sampler:
+restore:
+    for (size_t i = 0; i < AZ_ARRAY_LEN(rec_signals); i++) sigaction(rec_signals[i], &old[i], NULL);
+    sigaction(SIGPIPE, &old_pipe, NULL);
+    close(rec_sig_pipe[0]);
+    close(rec_sig_pipe[1]);
+    rec_sig_pipe[0] = rec_sig_pipe[1] = -1;
     stop_sampler(sampler);
     if (out_log) fclose(out_log);
     if (err_log) fclose(err_log);
 
     const char *kernel_note = "not readable (dmesg failed: kernel.dmesg_restrict?)";
     char note[96];
-    if (dmesg_ok) {
+    if (dmesg_ok && child.pid > 0) {
         struct cli_tool_result dm1;
         if (read_dmesg(&dm1) == CLI_TOOL_OK) {
             const char *span = after_mark(dm1.out.data, mark);
@@ -610,7 +628,10 @@ end_sampler:
             fprintf(err, "gotcha: the command exited with %d after %lld s; the record is in %s/\n",
                     rc, end - start, dir);
     }
-    if (!quiet && interrupted)
+    if (!quiet && interrupted && child.pid <= 0)
+        fprintf(err, "gotcha: stopped by signal %d (%s) before the command started\n", interrupted,
+                strsignal(interrupted));
+    else if (!quiet && interrupted)
         fprintf(err, "gotcha: stopped by signal %d (%s): no report; 'gotcha scan %s' gives it\n",
                 interrupted, strsignal(interrupted), dir);
     /* a run someone stopped needs no post-mortem */
