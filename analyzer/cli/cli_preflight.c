@@ -1,6 +1,7 @@
 /* cli/cli_preflight.c - `gotcha preflight`: the skill's ten checks on the live host. See live.h
  * and docs/live.md. */
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -631,6 +632,11 @@ int cli_cmd_preflight(int argc, char **argv, FILE *out, FILE *err)
         default: return cli_bad_usage(err, "unrecognized option '%s'", argv[optind - 1]);
         }
     }
+    for (int i = optind; i < argc; i++)
+        if (access(argv[i], R_OK) != 0) {
+            fprintf(err, "gotcha: cannot read config '%s': %s\n", argv[i], strerror(errno));
+            return CLI_EXIT_ERROR;
+        }
     struct cli_host h;
     cli_host_gather(&h, &lim);
     cli_host_read_launch(&h, NULL, 0, (const char *const *)argv + optind, (size_t)(argc - optind));
@@ -641,11 +647,6 @@ int cli_cmd_preflight(int argc, char **argv, FILE *out, FILE *err)
     else
         cli_preflight_write_text(&p, out);
     int rc = cli_preflight_failed(&p, strict) ? CLI_EXIT_FINDINGS : CLI_EXIT_CLEAN;
-    for (int i = optind; i < argc; i++)
-        if (access(argv[i], R_OK) != 0) {
-            fprintf(err, "gotcha: cannot read config '%s'\n", argv[i]);
-            rc = CLI_EXIT_ERROR;
-        }
     cli_preflight_free(&p);
     cli_host_free(&h);
     if (fflush(out) != 0 || ferror(out)) return CLI_EXIT_ERROR;
