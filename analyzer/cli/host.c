@@ -292,6 +292,8 @@ static void add_proc(struct cli_host *h, long pid, const char *name, const char 
     p->mem_cap = az_xstrdup(cap ? cap : "");
 }
 
+static const char *server_of(const char *argv0, const char *module);
+
 static void parse_apps(struct cli_host *h, const char *text)
 {
     const char *p = text, *line;
@@ -300,7 +302,7 @@ static void parse_apps(struct cli_host *h, const char *text)
         char *f[3] = {0};
         size_t k = split_csv(line, n, f, 3);
         if (k == 3 && isdigit((unsigned char)f[0][0]))
-            add_proc(h, strtol(f[0], NULL, 10), f[1], f[2], NULL, NULL);
+            add_proc(h, strtol(f[0], NULL, 10), f[1], f[2], server_of(f[1], NULL), NULL);
         for (size_t j = 0; j < k; j++) free(f[j]);
     }
 }
@@ -532,18 +534,23 @@ static const char *server_of(const char *argv0, const char *module)
 
 static void gather_procs(struct cli_host *h)
 {
-    DIR *d = opendir("/proc");
-    if (!d) return;
+    char *proc = cli_host_file("/proc");
+    DIR *d = opendir(proc);
+    if (!d) {
+        free(proc);
+        return;
+    }
     pid_t self = getpid(), parent = getppid();
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
         if (!isdigit((unsigned char)de->d_name[0])) continue;
         long pid = strtol(de->d_name, NULL, 10);
         if (pid == (long)self || pid == (long)parent) continue;
-        char path[64];
-        snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
+        char *path = az_xasprintf("%s/%ld/cmdline", proc, pid);
         struct az_buf b = AZ_BUF_INIT;
-        if (read_small_file(path, &b, 64 * 1024) != 0 || b.len == 0) {
+        int unread = read_small_file(path, &b, 64 * 1024) != 0 || b.len == 0;
+        free(path);
+        if (unread) {
             az_buf_free(&b);
             continue;
         }
@@ -567,6 +574,11 @@ static void gather_procs(struct cli_host *h)
         }
         if (cap) snprintf(capbuf, sizeof capbuf, "%s", cap);
         const char *server = server_of(argv0, module);
+        const char *a0 = strrchr(argv0, '/');
+        a0 = a0 ? a0 + 1 : argv0;
+        const char *script = argv0 + strlen(argv0) + 1;
+        if (!server && strncmp(a0, "python", 6) == 0 && script < end && *script != '-')
+            server = server_of(script, NULL); /* "python3 /usr/local/bin/vllm serve ..." */
         if (server) {
             const char *base = strrchr(argv0, '/');
             add_proc(h, pid, base ? base + 1 : argv0, NULL, server, capbuf);
@@ -578,6 +590,7 @@ static void gather_procs(struct cli_host *h)
         az_buf_free(&b);
     }
     closedir(d);
+    free(proc);
 }
 
 /* CUDA, allocator, distributed and build settings a post-mortem asks about. */

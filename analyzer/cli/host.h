@@ -125,7 +125,8 @@ void cli_host_read_launch(struct cli_host *h, const char *const *args, size_t na
 void cli_host_free(struct cli_host *h);
 
 /* A host file's path: under $GOTCHA_HOST_ROOT when that is set (tests replay another machine's
- * /proc/meminfo, /proc/1/cgroup and container markers), else as given. Caller frees. */
+ * /proc/meminfo, /proc/1/cgroup, process table and container markers), else as given. Caller
+ * frees. */
 char *cli_host_file(const char *path);
 
 /* The python probe's value for key, "" when absent. Borrowed. */

@@ -26,3 +26,14 @@ WORLD_SIZE=2 "$GOTCHA_BIN" preflight "$TEST_TMP/serve.yaml" > "$TEST_TMP/out"
 rc=$?
 grep '^G10' "$TEST_TMP/out" | mask_times
 echo "exit $rc"
+# a vLLM server in the process table (argv[0] "vllm", as the vllm CLI runs it), uncapped at
+# 0.9: found from /proc even where nvidia-smi lists no process (a copy of the GB10 fixture's
+# root with that process's cmdline, NUL-separated as the kernel writes it)
+use_gpu gb10
+cp -R "$GOTCHA_HOST_ROOT" "$TEST_TMP/root"
+mkdir -p "$TEST_TMP/root/proc/4242"
+printf 'vllm\000serve\000Qwen/Qwen3-32B\000--gpu-memory-utilization\0000.9\000' \
+    > "$TEST_TMP/root/proc/4242/cmdline"
+GOTCHA_HOST_ROOT=$TEST_TMP/root "$GOTCHA_BIN" preflight --strict > "$TEST_TMP/out"
+echo "exit $?"
+grep '^G6' "$TEST_TMP/out"
