@@ -275,12 +275,7 @@ int cli_cmd_collect(int argc, char **argv, FILE *out, FILE *err)
     if (path) {
         bundle_path = az_xstrdup(path);
     } else {
-        char stamp[32];
-        time_t t = time(NULL);
-        struct tm tm;
-        gmtime_r(&t, &tm);
-        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-        bundle_path = az_xasprintf("gotcha-bundle-%s.tar.zst", stamp);
+        bundle_path = cli_utc_name("gotcha-bundle", ".tar.zst");
     }
     col.redact = redact;
     col.hosts = hosts;

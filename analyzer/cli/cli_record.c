@@ -69,19 +69,6 @@ static long long wall_s(void)
     return (long long)time(NULL);
 }
 
-static long long mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void cloexec(int fd)
-{
-    int fl = fcntl(fd, F_GETFD);
-    if (fl >= 0) fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
-}
-
 static char *join_path(const char *dir, const char *name)
 {
     return az_xasprintf("%s/%s", dir, name);
@@ -109,23 +96,21 @@ static char *make_dir(const char *want, FILE *err)
                                                       : strerror(errno));
         return NULL;
     }
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    char base[64];
-    strftime(base, sizeof base, "gotcha-run-%Y%m%d-%H%M%S", &tm);
-    for (int i = 1; i < 100; i++) {
+    char *base = cli_utc_name("gotcha-run", ""), *made = NULL;
+    int e = EEXIST;
+    for (int i = 1; i < 100 && !made && e == EEXIST; i++) {
         char *d = i == 1 ? az_xstrdup(base) : az_xasprintf("%s-%d", base, i);
-        if (mkdir(d, 0777) == 0) return d;
-        int e = errno;
-        free(d);
-        if (e != EEXIST) {
-            fprintf(err, "gotcha: cannot create the record directory: %s\n", strerror(e));
-            return NULL;
+        if (mkdir(d, 0777) == 0)
+            made = d;
+        else {
+            e = errno;
+            free(d);
         }
     }
-    fprintf(err, "gotcha: cannot create the record directory '%s'\n", base);
-    return NULL;
+    if (!made)
+        fprintf(err, "gotcha: cannot create the record directory '%s': %s\n", base, strerror(e));
+    free(base);
+    return made;
 }
 
 /* ---- the host at the start ---- */
@@ -240,10 +225,10 @@ static void stop_sampler(pid_t pid)
 {
     if (pid <= 0) return;
     kill(-pid, SIGTERM);
-    long long until = mono_ms() + REC_SAMPLER_GRACE_MS;
+    long long until = cli_mono_ms() + REC_SAMPLER_GRACE_MS;
     int st;
     while (waitpid(pid, &st, WNOHANG) == 0) {
-        if (mono_ms() >= until) {
+        if (cli_mono_ms() >= until) {
             kill(-pid, SIGKILL);
             waitpid(pid, &st, 0);
             break;
@@ -279,10 +264,10 @@ static int spawn(char *const *cmd, struct rec_child *c)
         close(pe[1]);
         return -1;
     }
-    cloexec(po[0]);
-    cloexec(pe[0]);
-    cloexec(rep[0]);
-    cloexec(rep[1]);
+    cli_cloexec(po[0]);
+    cli_cloexec(pe[0]);
+    cli_cloexec(rep[0]);
+    cli_cloexec(rep[1]);
     pid_t pid = fork();
     if (pid < 0) return -1;
     if (pid == 0) {
@@ -361,7 +346,7 @@ static void run_child(struct rec_child *c, FILE *out_log, FILE *err_log, int *fo
         if (c->err >= 0) pfd[n++] = (struct pollfd){c->err, POLLIN, 0};
         int timeout = 100;
         if (exited) {
-            long long left = drain_until - mono_ms();
+            long long left = drain_until - cli_mono_ms();
             if (left <= 0) break;
             timeout = (int)AZ_MIN(left, 100LL);
         }
@@ -384,7 +369,7 @@ static void run_child(struct rec_child *c, FILE *out_log, FILE *err_log, int *fo
             pid_t r = waitpid(c->pid, &c->status, WNOHANG);
             if (r == c->pid) {
                 exited = 1;
-                drain_until = mono_ms() + REC_DRAIN_MS;
+                drain_until = cli_mono_ms() + REC_DRAIN_MS;
             }
         }
     }
@@ -535,8 +520,8 @@ int cli_cmd_record(int argc, char **argv, FILE *out, FILE *err)
         free(dir);
         return CLI_EXIT_ERROR;
     }
-    cloexec(rec_sig_pipe[0]);
-    cloexec(rec_sig_pipe[1]);
+    cli_cloexec(rec_sig_pipe[0]);
+    cli_cloexec(rec_sig_pipe[1]);
     fcntl(rec_sig_pipe[0], F_SETFL, O_NONBLOCK);
     fcntl(rec_sig_pipe[1], F_SETFL, O_NONBLOCK);
     memset(&sa, 0, sizeof sa);
@@ -566,8 +551,8 @@ int cli_cmd_record(int argc, char **argv, FILE *out, FILE *err)
     err_log = fopen(err_path, "w");
     free(out_path);
     free(err_path);
-    if (out_log) cloexec(fileno(out_log)); /* the command must not inherit them */
-    if (err_log) cloexec(fileno(err_log));
+    if (out_log) cli_cloexec(fileno(out_log)); /* the command must not inherit them */
+    if (err_log) cli_cloexec(fileno(err_log));
 
     start = wall_s();
     write_run_txt(dir, cmd, ncmd, start, -1, NULL, 0, "");

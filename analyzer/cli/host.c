@@ -30,14 +30,14 @@
 
 /* ---- running a tool ---- */
 
-static long long now_ms(void)
+long long cli_mono_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void set_cloexec(int fd)
+void cli_cloexec(int fd)
 {
     int fl = fcntl(fd, F_GETFD);
     if (fl >= 0) fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
@@ -66,9 +66,9 @@ enum cli_tool_status cli_tool_run(const char *const *argv, unsigned timeout_ms, 
         close(out[1]);
         return res->status;
     }
-    set_cloexec(out[0]);
-    set_cloexec(report[0]);
-    set_cloexec(report[1]);
+    cli_cloexec(out[0]);
+    cli_cloexec(report[0]);
+    cli_cloexec(report[1]);
     pid_t pid = fork();
     if (pid < 0) {
         close(out[0]);
@@ -98,11 +98,11 @@ enum cli_tool_status cli_tool_run(const char *const *argv, unsigned timeout_ms, 
     close(out[1]);
     close(report[1]);
 
-    long long deadline = now_ms() + timeout_ms;
+    long long deadline = cli_mono_ms() + timeout_ms;
     int status = 0, exited = 0, timed_out = 0, open_out = 1;
     char chunk[8192];
     while (!exited || open_out) {
-        long long left = deadline - now_ms();
+        long long left = deadline - cli_mono_ms();
         if (left <= 0) {
             timed_out = !exited;
             break;
@@ -897,10 +897,26 @@ void cli_json_string(struct az_buf *b, const char *s)
     az_buf_putc(b, '"');
 }
 
-void cli_utc_stamp(char *out, size_t outsz, long long epoch_s)
+/* compact: "20261201-083638" (names), else ISO-8601 "2026-12-01T08:36:38Z" */
+static void utc_format(char *out, size_t outsz, int compact, long long epoch_s)
 {
     time_t t = (time_t)epoch_s;
     struct tm tm;
     gmtime_r(&t, &tm);
-    strftime(out, outsz, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (compact)
+        strftime(out, outsz, "%Y%m%d-%H%M%S", &tm);
+    else
+        strftime(out, outsz, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void cli_utc_stamp(char *out, size_t outsz, long long epoch_s)
+{
+    utc_format(out, outsz, 0, epoch_s);
+}
+
+char *cli_utc_name(const char *prefix, const char *suffix)
+{
+    char stamp[32];
+    utc_format(stamp, sizeof stamp, 1, (long long)time(NULL));
+    return az_xasprintf("%s-%s%s", prefix, stamp, suffix);
 }

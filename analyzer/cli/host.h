@@ -146,7 +146,14 @@ void cli_host_write_facts(const struct cli_host *h, FILE *out, const char *tool_
 /* Append s as a JSON string (quoted, escaped; invalid UTF-8 bytes as U+FFFD). */
 void cli_json_string(struct az_buf *b, const char *s);
 
-/* The current UTC time as "2026-12-01T08:36:38Z" into out (at least 21 bytes). */
+/* epoch_s as UTC "2026-12-01T08:36:38Z" into out (at least 21 bytes). */
 void cli_utc_stamp(char *out, size_t outsz, long long epoch_s);
+/* "PREFIX-20261201-083638SUFFIX" for now (UTC): default names of records and bundles. Caller
+ * frees. */
+char *cli_utc_name(const char *prefix, const char *suffix);
+/* Milliseconds of the monotonic clock (deadlines). */
+long long cli_mono_ms(void);
+/* Set FD_CLOEXEC on fd: descriptors gotcha keeps must not leak into what it runs. */
+void cli_cloexec(int fd);
 
 #endif /* CLI_HOST_H */
