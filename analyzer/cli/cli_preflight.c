@@ -273,7 +273,8 @@ static void cap_tuple(const char *cap, char *out, size_t outsz)
         snprintf(out, outsz, "(%s)", cap);
 }
 
-static int check_g7(const struct cli_host *h, struct cli_preflight *p)
+static int check_g7(const struct cli_host *h, const struct cli_host_limits *lim,
+                    struct cli_preflight *p)
 {
     const char *cap = cli_host_py(h, "cuda.capability");
     int from_smi = 0;
@@ -282,6 +283,9 @@ static int check_g7(const struct cli_host *h, struct cli_preflight *p)
         from_smi = 1;
     }
     if (!*cap) {
+        char why[128];
+        const char *pp = py_problem(h, lim, why, sizeof why);
+        if (pp) return set(p, 7, CLI_PF_SKIP, "%s", pp);
         if (!torch_ok(h)) return set(p, 7, CLI_PF_SKIP, "torch not importable");
         return set(p, 7, CLI_PF_SKIP, "torch sees no GPU (torch.cuda.is_available() is False)");
     }
@@ -471,7 +475,7 @@ void cli_preflight_check(const struct cli_host *h, const struct cli_host_limits 
     check_g4(h, lim, p);
     check_g5(h, p);
     check_g6(h, lim, p);
-    check_g7(h, p);
+    check_g7(h, lim, p);
     check_g8(p);
     check_g9(h, p);
     check_g10(h, p);

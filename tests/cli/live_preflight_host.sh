@@ -24,3 +24,15 @@ grep '^G4' "$TEST_TMP/hang"
 [ $(($(date +%s) - start)) -lt 10 ] && echo "answered within 10 s"
 sleep 0.2
 ps -eo args | grep -c "^sleep $hang\$" | sed 's/^/hung children left: /'
+# a python3 that never answers (an import stuck on a dead NFS mount, say): killed at its
+# deadline (six times --timeout), G1/G2 say so, G7 falls back to nothing
+mkdir -p "$TEST_TMP/hungpy"
+printf '#!/bin/sh\nexec sleep %s\n' "$((hang + 1))" > "$TEST_TMP/hungpy/python3"
+chmod +x "$TEST_TMP/hungpy/python3"
+start=$(date +%s)
+PATH=$TEST_TMP/hungpy:$TEST_TMP/bin "$GOTCHA_BIN" preflight --timeout 1 > "$TEST_TMP/hang"
+echo "exit $?"
+grep -E '^G(1|2|7) ' "$TEST_TMP/hang"
+[ $(($(date +%s) - start)) -lt 15 ] && echo "answered within 15 s"
+sleep 0.2
+ps -eo args | grep -c "^sleep $((hang + 1))\$" | sed 's/^/hung children left: /'
