@@ -4,12 +4,10 @@
 # user names in paths are redacted by default and kept with --no-redact.
 . ./live_setup.inc
 use_gpu gb10
-run=$TEST_TMP/run
-"$GOTCHA_BIN" record -q -o "$run" --interval 1 -- \
-    sh -c 'd=$1; shift; . ./live_setup.inc; wait_samples "$d" 4; exec "$@"' sh "$run" \
+cd "$TEST_TMP" || exit 1
+"$GOTCHA_BIN" record -q -o run --interval 1 -- "$live/after-samples.sh" run 4 \
     "$live/oom-run.sh" > /dev/null 2>&1
 echo "record exit $?"
-cd "$TEST_TMP" || exit 1
 "$GOTCHA_BIN" collect -o bundle.tar.zst run 2> collect.err
 echo "collect exit $?"
 mask_times < collect.err

@@ -5,9 +5,11 @@
 # be started (127).
 . ./live_setup.inc
 use_gpu gb10
-run=$TEST_TMP/run
-"$GOTCHA_BIN" record -o "$run" --interval 1 -- \
-    sh -c 'd=$1; shift; . ./live_setup.inc; wait_samples "$d" 4; exec "$@"' sh "$run" \
+# relative record directories: the report names them as given, so its lines do not depend on
+# where the test's temporary directory is
+cd "$TEST_TMP" || exit 1
+run=run
+"$GOTCHA_BIN" record -o "$run" --interval 1 -- "$live/after-samples.sh" "$run" 4 \
     "$live/oom-run.sh" > "$TEST_TMP/out" 2> "$TEST_TMP/err"
 echo "exit $?"
 echo "-- stdout"; cat "$TEST_TMP/out"
@@ -27,21 +29,26 @@ d = json.load(sys.stdin)
 print("logs alone: context", json.dumps(d["context"], sort_keys=True))'
 
 # a run that succeeds: exit 0, no report
-"$GOTCHA_BIN" record -o "$TEST_TMP/ok" -- sh -c 'echo "step 10 loss 1.23"' 2> "$TEST_TMP/err"
+"$GOTCHA_BIN" record -o ok -- sh -c 'echo "step 10 loss 1.23"' 2> "$TEST_TMP/err"
 echo "healthy exit $?"
 mask_times < "$TEST_TMP/err"
+# the record's own host-fact files name no failure: no verdict for a healthy run (the weak G9
+# is the bare-host UNKNOWN line, the G3 hint the stand-in ring's NV_ERR_NO_MEMORY line)
+"$GOTCHA_BIN" scan -f json ok | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print("healthy scan:", d["verdict"]["id"], [f["id"] for f in d["findings"]], d["first_error"])'
+echo "scan exit $?"
 # a command that does not exist: 127, as a shell says
-"$GOTCHA_BIN" record -q -o "$TEST_TMP/none" -- no-such-command-xyz
+"$GOTCHA_BIN" record -q -o none -- no-such-command-xyz
 echo "missing exit $?"
-grep '^exit' "$TEST_TMP/none/run.txt"
+grep '^exit' none/run.txt
 
 # A GB10 with the PyPI CUDA 12.8 torch, and a command that dies of SIGSEGV without a word (as
 # a cu12 wheel does at the first .cuda() call): gotcha writes the shell's "Segmentation fault"
 # line into run.txt and the report names G1 from the host facts alone.
 use_gpu gb10 gb10-cu128
-"$GOTCHA_BIN" record -o "$TEST_TMP/seg" -- sh -c \
-    '. ./live_setup.inc; wait_samples "$1" 4; echo "Epoch 1/3"; kill -SEGV $$' sh "$TEST_TMP/seg" \
-    2> "$TEST_TMP/err"
+"$GOTCHA_BIN" record -o seg -- "$live/after-samples.sh" seg 4 \
+    sh -c 'echo "Epoch 1/3"; kill -SEGV $$' 2> "$TEST_TMP/err"
 echo "segfault exit $?"
-sed -n '/^exit/,/^kernel/p' "$TEST_TMP/seg/run.txt"
+sed -n '/^exit/,/^kernel/p' seg/run.txt
 mask_times < "$TEST_TMP/err" | sed -n '1,12p'
