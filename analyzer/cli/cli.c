@@ -456,13 +456,18 @@ static int validate(struct cli_options *o, FILE *err)
     return 0;
 }
 
-int cli_parse(int argc, char **argv, struct cli_options *o, FILE *err)
+void cli_options_init(struct cli_options *o)
 {
     memset(o, 0, sizeof *o);
     o->redact = -1;
     o->threshold = -1.0;
     o->color = CLI_COLOR_AUTO;
     o->run_depth = -1;
+}
+
+int cli_parse(int argc, char **argv, struct cli_options *o, FILE *err)
+{
+    cli_options_init(o);
     if (argc < 2) {
         o->command = CLI_CMD_NONE;
         return 0;

@@ -72,6 +72,8 @@ struct cli_options {
  * cli_options_free() either way.
  */
 int cli_parse(int argc, char **argv, struct cli_options *o, FILE *err);
+/* o with every option at its default (no command, no operand), as cli_parse() starts. */
+void cli_options_init(struct cli_options *o);
 void cli_options_free(struct cli_options *o);
 
 /**

@@ -175,12 +175,12 @@ static int has_facts(const struct ingest_walk *w)
 }
 
 /* This host's facts, for inputs that carry none (collected where the run ran). */
-static void add_live_facts(struct collect *c, FILE *err)
+static void add_live_facts(struct collect *c, const struct match_pack *pack, FILE *err)
 {
     struct cli_host_limits lim;
     cli_host_limits_default(&lim);
     struct cli_host h;
-    cli_host_gather(&h, &lim);
+    cli_host_gather(&h, &lim, pack);
     struct cli_preflight p;
     cli_preflight_check(&h, &lim, &p);
     char *mem = NULL;
@@ -237,11 +237,8 @@ int cli_cmd_collect(int argc, char **argv, FILE *out, FILE *err)
 
     /* the scan first: the report, and the host names the logs show, for redaction */
     struct cli_options so;
-    memset(&so, 0, sizeof so);
+    cli_options_init(&so);
     so.command = CLI_CMD_SCAN;
-    so.redact = -1;
-    so.threshold = -1.0;
-    so.run_depth = -1;
     struct match_pack *pack = cli_load_pack(&so, err);
     if (!pack) return CLI_EXIT_ERROR;
     struct ingest_walk *walk = NULL;
@@ -290,7 +287,7 @@ int cli_cmd_collect(int argc, char **argv, FILE *out, FILE *err)
     ingest_options_default(&io);
     for (size_t i = 0; i < ingest_walk_count(walk) && !col.failed; i++)
         add_input(&col, ingest_walk_entry(walk, i), &io, quiet, err);
-    if (!no_host && !has_facts(walk) && !col.failed) add_live_facts(&col, err);
+    if (!no_host && !has_facts(walk) && !col.failed) add_live_facts(&col, pack, err);
 
     /* the report, marked so that a scan of the bundle skips it */
     struct report_options ro;

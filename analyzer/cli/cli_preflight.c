@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/live.h"
 #include "common/az.h"
+#include "match/match.h"
 
 #ifndef GOTCHA_VERSION
 #define GOTCHA_VERSION "0.0.0"
@@ -641,9 +642,15 @@ int cli_cmd_preflight(int argc, char **argv, FILE *out, FILE *err)
             fprintf(err, "gotcha: cannot read config '%s': %s\n", argv[i], strerror(errno));
             return CLI_EXIT_ERROR;
         }
+    /* the pack says which processes are GPU servers and where a launch sets TP; without it
+     * those two checks see less, the others are unchanged */
+    struct cli_options po;
+    cli_options_init(&po);
+    struct match_pack *pack = cli_load_pack(&po, err);
     struct cli_host h;
-    cli_host_gather(&h, &lim);
-    cli_host_read_launch(&h, NULL, 0, (const char *const *)argv + optind, (size_t)(argc - optind));
+    cli_host_gather(&h, &lim, pack);
+    cli_host_read_launch(&h, pack, NULL, 0, (const char *const *)argv + optind,
+                         (size_t)(argc - optind));
     struct cli_preflight p;
     cli_preflight_check(&h, &lim, &p);
     if (json)
@@ -653,6 +660,7 @@ int cli_cmd_preflight(int argc, char **argv, FILE *out, FILE *err)
     int rc = cli_preflight_failed(&p, strict) ? CLI_EXIT_FINDINGS : CLI_EXIT_CLEAN;
     cli_preflight_free(&p);
     cli_host_free(&h);
+    match_pack_free(pack);
     if (fflush(out) != 0 || ferror(out)) return CLI_EXIT_ERROR;
     return rc;
 }

@@ -24,6 +24,7 @@
 #include "cli/host.h"
 #include "cli/live.h"
 #include "common/az.h"
+#include "match/match.h"
 
 #ifndef GOTCHA_VERSION
 #define GOTCHA_VERSION "0.0.0"
@@ -120,9 +121,13 @@ static int record_host(const char *dir, char *const *cmd, size_t ncmd, FILE *err
 {
     struct cli_host_limits lim;
     cli_host_limits_default(&lim);
+    struct cli_options po;
+    cli_options_init(&po);
+    struct match_pack *pack = cli_load_pack(&po, err);
     struct cli_host h;
-    cli_host_gather(&h, &lim);
-    cli_host_read_launch(&h, (const char *const *)cmd, ncmd, NULL, 0);
+    cli_host_gather(&h, &lim, pack);
+    cli_host_read_launch(&h, pack, (const char *const *)cmd, ncmd, NULL, 0);
+    match_pack_free(pack);
     struct cli_preflight p;
     cli_preflight_check(&h, &lim, &p);
 
@@ -623,11 +628,8 @@ restore:
     if (!quiet && !interrupted && rc != 0 && child.pid > 0 && !child.exec_errno) {
         /* the post-mortem of the record, as `gotcha scan DIR` would print it */
         struct cli_options o;
-        memset(&o, 0, sizeof o);
+        cli_options_init(&o);
         o.command = CLI_CMD_SCAN;
-        o.redact = -1;
-        o.threshold = -1.0;
-        o.run_depth = -1;
         o.quiet = 1;
         o.formats[o.nformats++] = REPORT_TEXT;
         const char *paths[] = {dir};

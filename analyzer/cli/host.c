@@ -15,6 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "match/match.h"
+#include "tokenize/tok.h"
+
 /* nvidia-smi answers in well under a second on a healthy driver; a wedged one hangs for minutes.
  * Ten seconds is generous for the first and short enough for the second. */
 #define HOST_SMI_TIMEOUT_MS 10000
@@ -25,6 +28,8 @@
 #define HOST_TOOL_MAX_OUT (256 * 1024)
 /* A config file is read up to this many bytes for a tensor-parallel setting. */
 #define HOST_CONFIG_MAX (1024 * 1024)
+/* A process's command line is read up to this many bytes (the kernel's own page is 4 KiB+). */
+#define HOST_CMDLINE_MAX (64 * 1024)
 /* Slice of the wait loop: how late a finished tool is noticed at worst. */
 #define HOST_POLL_SLICE_MS 20
 
@@ -292,8 +297,6 @@ static void add_proc(struct cli_host *h, long pid, const char *name, const char 
     p->mem_cap = az_xstrdup(cap ? cap : "");
 }
 
-static const char *server_of(const char *argv0, const char *module);
-
 static void parse_apps(struct cli_host *h, const char *text)
 {
     const char *p = text, *line;
@@ -302,7 +305,7 @@ static void parse_apps(struct cli_host *h, const char *text)
         char *f[3] = {0};
         size_t k = split_csv(line, n, f, 3);
         if (k == 3 && isdigit((unsigned char)f[0][0]))
-            add_proc(h, strtol(f[0], NULL, 10), f[1], f[2], server_of(f[1], NULL), NULL);
+            add_proc(h, strtol(f[0], NULL, 10), f[1], f[2], NULL, NULL);
         for (size_t j = 0; j < k; j++) free(f[j]);
     }
 }
@@ -510,32 +513,56 @@ static void gather_meminfo(struct cli_host *h)
     az_buf_free(&b);
 }
 
-/* GPU servers that take a share of the one memory pool (the skill's G6 list: vLLM, Ollama, and
- * the other servers people run beside a trainer). Matched on the program, never on arguments,
- * so `gotcha scan vllm.log` is no server. */
-static const char *const gpu_servers[] = {
-    "vllm",     "ollama",      "sglang", "llama-server", "tritonserver", "text-generation-launcher",
-    "lmdeploy", "trtllm-serve"};
+/* ---- facts the pattern pack reads from a line ---- */
 
-static const char *server_of(const char *argv0, const char *module)
+/* The first value of each wanted fact (docs/patterns.md "Fact naming") in the lines scanned. */
+struct fact_want {
+    const char *name;
+    char val[64];
+    size_t line; /* where it was found (1-based), 0 when not found */
+};
+
+struct fact_scan {
+    struct fact_want *want;
+    size_t nwant;
+    size_t line;
+};
+
+static void on_fact_hit(void *vctx, const struct match_hit *hit)
 {
-    const char *base = strrchr(argv0, '/');
-    base = base ? base + 1 : argv0;
-    for (size_t i = 0; i < AZ_ARRAY_LEN(gpu_servers); i++) {
-        size_t n = strlen(gpu_servers[i]);
-        if (strncmp(base, gpu_servers[i], n) == 0 && (!base[n] || base[n] == ':'))
-            return gpu_servers[i];
-        if (module && strncmp(module, gpu_servers[i], n) == 0 && (!module[n] || module[n] == '.'))
-            return gpu_servers[i];
-    }
-    if (strncmp(base, "VLLM::", 6) == 0) return "vllm"; /* vLLM's renamed worker processes */
-    return NULL;
+    struct fact_scan *c = vctx;
+    for (size_t i = 0; i < hit->nfacts; i++)
+        for (size_t k = 0; k < c->nwant; k++) {
+            struct fact_want *w = &c->want[k];
+            if (w->line || strcmp(hit->facts[i].def->name, w->name) != 0) continue;
+            snprintf(w->val, sizeof w->val, "%.*s", (int)hit->facts[i].len, hit->facts[i].val);
+            w->line = c->line;
+        }
 }
 
-static void gather_procs(struct cli_host *h)
+/* Scan text line by line with the pack (every signature), filling want. */
+static void scan_facts(struct match_scanner *sc, const char *text, size_t len,
+                       struct fact_want *want, size_t nwant)
+{
+    struct fact_scan c = {want, nwant, 0};
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        c.line++;
+        match_scanner_scan(sc, TOK_KIND_TEXT, p, n, on_fact_hit, &c);
+        p += n + 1;
+    }
+}
+
+/* GPU servers: a process whose command line the pack reads as a server ("process", the G6
+ * server signatures: vllm serve, ollama serve, sglang.launch_server, ...) with its memory cap
+ * ("gpu_mem_util": --gpu-memory-utilization, --mem-fraction-static). The list of servers is the
+ * pack's, not gotcha's. */
+static void gather_procs(struct cli_host *h, struct match_scanner *sc)
 {
     char *proc = cli_host_file("/proc");
-    DIR *d = opendir(proc);
+    DIR *d = sc ? opendir(proc) : NULL;
     if (!d) {
         free(proc);
         return;
@@ -548,45 +575,29 @@ static void gather_procs(struct cli_host *h)
         if (pid == (long)self || pid == (long)parent) continue;
         char *path = az_xasprintf("%s/%ld/cmdline", proc, pid);
         struct az_buf b = AZ_BUF_INIT;
-        int unread = read_small_file(path, &b, 64 * 1024) != 0 || b.len == 0;
+        int unread = read_small_file(path, &b, HOST_CMDLINE_MAX) != 0 || b.len == 0;
         free(path);
         if (unread) {
             az_buf_free(&b);
             continue;
         }
-        /* argv is NUL-separated: argv0, then "-m module", then the options */
-        const char *argv0 = b.data, *module = NULL, *cap = NULL;
-        const char *end = b.data + b.len;
-        char capbuf[32] = "";
-        for (const char *a = b.data; a < end; a += strlen(a) + 1) {
-            const char *next = a + strlen(a) + 1;
-            if (strcmp(a, "-m") == 0 && next < end && !module) module = next;
-            static const char *const caps[] = {"--gpu-memory-utilization",
-                                               "--gpu_memory_utilization", "--mem-fraction-static"};
-            for (size_t k = 0; k < AZ_ARRAY_LEN(caps); k++) {
-                size_t kl = strlen(caps[k]);
-                if (strncmp(a, caps[k], kl) != 0) continue;
-                if (a[kl] == '=')
-                    cap = a + kl + 1;
-                else if (!a[kl] && next < end)
-                    cap = next;
-            }
-        }
-        if (cap) snprintf(capbuf, sizeof capbuf, "%s", cap);
-        const char *server = server_of(argv0, module);
-        const char *a0 = strrchr(argv0, '/');
-        a0 = a0 ? a0 + 1 : argv0;
-        const char *script = argv0 + strlen(argv0) + 1;
-        if (!server && strncmp(a0, "python", 6) == 0 && script < end && *script != '-')
-            server = server_of(script, NULL); /* "python3 /usr/local/bin/vllm serve ..." */
-        if (server) {
-            const char *base = strrchr(argv0, '/');
-            add_proc(h, pid, base ? base + 1 : argv0, NULL, server, capbuf);
-        } else {
-            /* a GPU-holding process nvidia-smi listed: learn its cap if it has one */
+        /* argv is NUL-separated: one line with blanks, as ps shows it (no newline can split it) */
+        for (size_t i = 0; i < b.len; i++)
+            if (b.data[i] == '\0' || b.data[i] == '\n') b.data[i] = ' ';
+        struct fact_want want[] = {{"process", "", 0}, {"gpu_mem_util", "", 0}};
+        scan_facts(sc, b.data, b.len, want, AZ_ARRAY_LEN(want));
+        const char *argv0 = b.data;
+        size_t n0 = strcspn(argv0, " ");
+        char name[64];
+        const char *base = argv0;
+        for (size_t i = 0; i < n0; i++)
+            if (argv0[i] == '/') base = argv0 + i + 1;
+        snprintf(name, sizeof name, "%.*s", (int)(n0 - (size_t)(base - argv0)), base);
+        if (want[0].line)
+            add_proc(h, pid, name, NULL, want[0].val, want[1].val);
+        else /* a GPU-holding process nvidia-smi listed: learn its cap if it has one */
             for (size_t i = 0; i < h->nprocs; i++)
-                if (h->procs[i].pid == pid) add_proc(h, pid, NULL, NULL, NULL, capbuf);
-        }
+                if (h->procs[i].pid == pid) add_proc(h, pid, NULL, NULL, NULL, want[1].val);
         az_buf_free(&b);
     }
     closedir(d);
@@ -634,7 +645,8 @@ void cli_host_limits_default(struct cli_host_limits *l)
     l->python_ms = HOST_PYTHON_TIMEOUT_MS;
 }
 
-void cli_host_gather(struct cli_host *h, const struct cli_host_limits *lim)
+void cli_host_gather(struct cli_host *h, const struct cli_host_limits *lim,
+                     const struct match_pack *pack)
 {
     memset(h, 0, sizeof *h);
     h->smi_table = az_xstrdup("");
@@ -647,7 +659,9 @@ void cli_host_gather(struct cli_host *h, const struct cli_host_limits *lim)
     gather_ldconfig(h);
     gather_container(h);
     gather_meminfo(h);
-    gather_procs(h);
+    struct match_scanner *sc = pack ? match_scanner_new(pack) : NULL;
+    gather_procs(h, sc);
+    match_scanner_free(sc);
     gather_env(h);
 }
 
@@ -690,39 +704,6 @@ void cli_host_free(struct cli_host *h)
 
 /* ---- the launch ---- */
 
-/* A tensor-parallel size in text: "tensor_parallel_size: 2", "--tensor-parallel-size 2",
- * "tp_size=2", "--tp 2" (the spellings of vLLM, SGLang, Megatron and their YAML configs). */
-static int find_tp(const char *p, size_t n, char *val, size_t valsz, size_t *at)
-{
-    static const char *const keys[] = {"tensor_parallel_size",
-                                       "tensor-parallel-size",
-                                       "tensor_model_parallel_size",
-                                       "tensor-model-parallel-size",
-                                       "tp_size",
-                                       "tp-size",
-                                       "--tp"};
-    for (size_t i = 0; i < n; i++) {
-        for (size_t k = 0; k < AZ_ARRAY_LEN(keys); k++) {
-            size_t kl = strlen(keys[k]);
-            if (i + kl > n || strncmp(p + i, keys[k], kl) != 0) continue;
-            if (i > 0 && (isalnum((unsigned char)p[i - 1]) || p[i - 1] == '_')) continue;
-            size_t j = i + kl;
-            if (j < n && (isalnum((unsigned char)p[j]) || p[j] == '_' || p[j] == '-')) continue;
-            while (j < n && (p[j] == ' ' || p[j] == '"' || p[j] == '\'' || p[j] == ':' ||
-                             p[j] == '=' || p[j] == '\0'))
-                j++;
-            size_t s = j;
-            while (j < n && isdigit((unsigned char)p[j]) && j - s < 6) j++;
-            if (j > s) {
-                snprintf(val, valsz, "%.*s", (int)(j - s), p + s);
-                if (at) *at = i;
-                return 1;
-            }
-        }
-    }
-    return 0;
-}
-
 static void set_owned(char **dst, char *v)
 {
     free(*dst);
@@ -740,7 +721,21 @@ static int looks_like_config(const char *path)
     return 0;
 }
 
-static void read_config(struct cli_host *h, const char *path)
+/* The launch's facts as the pack reads them (CTX.vllm-config, CTX.dist): "tp_size", "nnodes". */
+static void launch_facts(struct cli_host *h, struct match_scanner *sc, const char *text, size_t len,
+                         const char *where)
+{
+    struct fact_want want[] = {{"tp_size", "", 0}, {"nnodes", "", 0}};
+    scan_facts(sc, text, len, want, AZ_ARRAY_LEN(want));
+    if (want[0].line && !*h->tp_size && strcmp(want[0].val, "1") != 0) {
+        set_owned(&h->tp_size, az_xstrdup(want[0].val));
+        set_owned(&h->tp_where, where ? az_xasprintf("%s:%zu", where, want[0].line)
+                                      : az_xstrdup("the command line"));
+    }
+    if (want[1].line && !*h->nnodes) set_owned(&h->nnodes, az_xstrdup(want[1].val));
+}
+
+static void read_config(struct cli_host *h, struct match_scanner *sc, const char *path)
 {
     struct az_buf b = AZ_BUF_INIT;
     if (read_small_file(path, &b, HOST_CONFIG_MAX) != 0) {
@@ -748,41 +743,29 @@ static void read_config(struct cli_host *h, const char *path)
         return;
     }
     h->nconfigs++;
-    char val[16];
-    size_t at = 0;
-    if (!*h->tp_size && find_tp(b.data, b.len, val, sizeof val, &at) && strcmp(val, "1") != 0) {
-        size_t line = 1;
-        for (size_t i = 0; i < at; i++) line += b.data[i] == '\n';
-        set_owned(&h->tp_size, az_xstrdup(val));
-        set_owned(&h->tp_where, az_xasprintf("%s:%zu", path, line));
-    }
+    launch_facts(h, sc, b.data, b.len, path);
     az_buf_free(&b);
 }
 
-void cli_host_read_launch(struct cli_host *h, const char *const *args, size_t nargs,
-                          const char *const *configs, size_t nconfigs)
+void cli_host_read_launch(struct cli_host *h, const struct match_pack *pack,
+                          const char *const *args, size_t nargs, const char *const *configs,
+                          size_t nconfigs)
 {
-    struct az_buf joined = AZ_BUF_INIT;
+    if (!pack) return;
+    struct match_scanner *sc = match_scanner_new(pack);
+    struct az_buf joined = AZ_BUF_INIT; /* the command line as one line, as a log would show it */
     for (size_t i = 0; i < nargs; i++) {
         const char *a = args[i];
-        if (strncmp(a, "--nnodes", 8) == 0 && !*h->nnodes) {
-            const char *v = a[8] == '=' ? a + 9 : (!a[8] && i + 1 < nargs ? args[i + 1] : NULL);
-            if (v && *v) set_owned(&h->nnodes, az_xstrndup(v, strcspn(v, " ")));
-        }
-        az_buf_puts(&joined, a);
-        az_buf_putc(&joined, ' ');
-        if (looks_like_config(a)) read_config(h, a);
+        if (i) az_buf_putc(&joined, ' ');
+        for (const char *c = a; *c; c++) az_buf_putc(&joined, *c == '\n' ? ' ' : *c);
+        if (looks_like_config(a)) read_config(h, sc, a);
         const char *eq = strchr(a, '='); /* --config=run.yaml */
-        if (eq && looks_like_config(eq + 1)) read_config(h, eq + 1);
+        if (eq && looks_like_config(eq + 1)) read_config(h, sc, eq + 1);
     }
-    char val[16];
-    if (!*h->tp_size && joined.data && find_tp(joined.data, joined.len, val, sizeof val, NULL) &&
-        strcmp(val, "1") != 0) {
-        set_owned(&h->tp_size, az_xstrdup(val));
-        set_owned(&h->tp_where, az_xstrdup("the command line"));
-    }
+    if (joined.len) launch_facts(h, sc, joined.data, joined.len, NULL);
     az_buf_free(&joined);
-    for (size_t i = 0; i < nconfigs; i++) read_config(h, configs[i]);
+    for (size_t i = 0; i < nconfigs; i++) read_config(h, sc, configs[i]);
+    match_scanner_free(sc);
 }
 
 /* ---- summaries ---- */

@@ -111,17 +111,24 @@ struct cli_host {
 };
 
 /**
- * cli_host_gather() : read the live host under the given limits. Never fails: what cannot be
- * read stays empty, with the reason in the *_status fields. Free with cli_host_free().
+ * cli_host_gather() : read the live host under the given limits. pack (may be NULL: no GPU
+ * servers are then looked for) reads the process table's command lines: which processes are GPU
+ * servers and their memory caps are the pack's facts ("process", "gpu_mem_util"). Never fails:
+ * what cannot be read stays empty, with the reason in the *_status fields. Free with
+ * cli_host_free().
  */
-void cli_host_gather(struct cli_host *h, const struct cli_host_limits *lim);
+struct match_pack;
+void cli_host_gather(struct cli_host *h, const struct cli_host_limits *lim,
+                     const struct match_pack *pack);
 /**
- * cli_host_read_launch() : the launch's distributed settings: --nnodes in args, and a
- * tensor-parallel size in args or in the files among args and configs that exist and are
- * regular (each read up to a cap). Either list may be empty.
+ * cli_host_read_launch() : the launch's distributed settings as the pack reads them ("nnodes",
+ * "tp_size" facts) from the command line args and from the files among args and configs that
+ * exist and are regular (each read up to a cap). Either list may be empty; nothing without a
+ * pack.
  */
-void cli_host_read_launch(struct cli_host *h, const char *const *args, size_t nargs,
-                          const char *const *configs, size_t nconfigs);
+void cli_host_read_launch(struct cli_host *h, const struct match_pack *pack,
+                          const char *const *args, size_t nargs, const char *const *configs,
+                          size_t nconfigs);
 void cli_host_free(struct cli_host *h);
 
 /* A host file's path: under $GOTCHA_HOST_ROOT when that is set (tests replay another machine's

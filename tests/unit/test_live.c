@@ -14,6 +14,7 @@
 #include "cli/host.h"
 #include "cli/live.h"
 #include "common/az.h"
+#include "match/match.h"
 
 /* ---- helpers ---- */
 
@@ -91,6 +92,18 @@ static long long ms_now(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* The shipped pack ($GOTCHA_PATTERNS, set by `make unit`): it says what a launch's TP is. */
+static struct match_pack *load_pack(void)
+{
+    const char *dir = getenv("GOTCHA_PATTERNS");
+    cr_assert_not_null(dir, "GOTCHA_PATTERNS is not set");
+    struct match_pack *pack = NULL;
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(match_pack_load(&pack, &dir, 1, &err), AZ_OK, "%s", err.data ? err.data : "");
+    az_buf_free(&err);
+    return pack;
+}
+
 /* ---- a tool under a deadline ---- */
 
 Test(live, tool_past_its_deadline_is_killed_in_time)
@@ -115,8 +128,8 @@ Test(live, tool_missing_exit_code_and_output_cap)
     cr_assert_eq(r.exit_code, 3);
     cr_assert_str_eq(r.out.data, "out\n");
     cli_tool_result_free(&r);
-    const char *loud[] = {"sh", "-c", "i=0; while [ $i -lt 2000 ]; do echo 0123456789; i=$((i+1)); done",
-                          NULL};
+    const char *loud[] = {"sh", "-c",
+                          "i=0; while [ $i -lt 2000 ]; do echo 0123456789; i=$((i+1)); done", NULL};
     cr_assert_eq(cli_tool_run(loud, 10000, 100, &r), CLI_TOOL_OK); /* read to the end: no stall */
     cr_assert_eq(r.out.len, 100);
     cr_assert(r.truncated);
@@ -134,10 +147,11 @@ Test(live, launch_tensor_parallel_from_config_and_command_line)
     cr_assert_not_null(f);
     fputs("model: Qwen/Qwen3-32B\ngpu_memory_utilization: 0.5\ntensor_parallel_size: 2\n", f);
     fclose(f);
+    struct match_pack *pack = load_pack();
     struct cli_host h;
     host_init(&h);
     const char *args[] = {"torchrun", "--nnodes=2", "serve.py", cfg};
-    cli_host_read_launch(&h, args, 4, NULL, 0);
+    cli_host_read_launch(&h, pack, args, 4, NULL, 0);
     cr_assert_str_eq(h.nnodes, "2");
     cr_assert_str_eq(h.tp_size, "2");
     char *where = az_xasprintf("%s:3", cfg);
@@ -149,11 +163,12 @@ Test(live, launch_tensor_parallel_from_config_and_command_line)
 
     host_init(&h);
     const char *vllm[] = {"vllm", "serve", "Qwen/Qwen3-32B", "--tensor-parallel-size", "2"};
-    cli_host_read_launch(&h, vllm, 5, NULL, 0);
+    cli_host_read_launch(&h, pack, vllm, 5, NULL, 0);
     cr_assert_str_eq(h.tp_size, "2");
     cr_assert_str_eq(h.tp_where, "the command line");
     cr_assert_eq(check(&h, 10, text, sizeof text), CLI_PF_PASS, "%s", text); /* one node */
     cli_host_free(&h);
+    match_pack_free(pack);
     unlink(cfg);
     rmdir(dir);
     free(cfg);
@@ -241,7 +256,8 @@ Test(live, g9_pip_replaced_the_image_torch)
     cli_host_free(&h);
     host_init(&h);
     set_str(&h.container_marker, "/.dockerenv");
-    host_py(&h, "dist.torch", "2.9.0a0+50eac811a6.nv25.09"); /* the same version, spelt zero-padded */
+    host_py(&h, "dist.torch",
+            "2.9.0a0+50eac811a6.nv25.09"); /* the same version, spelt zero-padded */
     host_py(&h, "dist.triton", "3.4.0");
     cr_assert_eq(check(&h, 9, text, sizeof text), CLI_PF_PASS, "%s", text);
     cr_assert(strstr(text, "match the image's pins"), "%s", text);
