@@ -136,6 +136,11 @@ static int check_g2(const struct cli_host *h, const struct cli_host_limits *lim,
     const char *sm = cli_host_py(h, "flash_attn.sm121");
     int unsloth = strcmp(cli_host_py(h, "unsloth"), "1") == 0;
     int gb10 = cli_host_is_gb10(h);
+    if (strcmp(err, "not installed") == 0 && gb10 == 0)
+        return set(p, 2, CLI_PF_INFO,
+                   "flash-attn not installed; %s is not a GB10, the GB10 flash-attn gotcha "
+                   "does not apply",
+                   cli_host_gpu_name(h));
     if (strcmp(err, "not installed") == 0)
         return set(p, 2, CLI_PF_PASS,
                    "flash-attn not installed: attention runs on SDPA (on a Spark do not build "
@@ -145,13 +150,18 @@ static int check_g2(const struct cli_host *h, const struct cli_host_limits *lim,
     if (!*ver) return set(p, 2, CLI_PF_SKIP, "the python3 probe said nothing about flash-attn");
     if (gb10 == 0)
         return set(p, 2, CLI_PF_INFO,
-                   "flash-attn %s imports on %s: not a GB10, sm_121 does not apply", ver,
+                   "flash-attn %s imports on %s: not a GB10, the GB10 flash-attn gotcha does not apply", ver,
                    cli_host_gpu_name(h));
     if (unsloth)
         return set(p, 2, CLI_PF_WARN,
                    "flash-attn %s imports and Unsloth is installed: Unsloth prefers FA2 even when "
                    "SDPA is asked for; to keep SDPA set unsloth.models._utils.HAS_FLASH_ATTENTION "
                    "= False before from_pretrained",
+                   ver);
+    if (gb10 < 0)
+        return set(p, 2, CLI_PF_PASS,
+                   "flash-attn %s imports (partial — no GPU named, so its kernel target is not "
+                   "checked)",
                    ver);
     if (strcmp(sm, "0") == 0)
         return set(p, 2, CLI_PF_WARN,
@@ -162,8 +172,8 @@ static int check_g2(const struct cli_host *h, const struct cli_host_limits *lim,
         return set(p, 2, CLI_PF_PASS, "flash-attn %s imports and its CUDA extension targets sm_121",
                    ver);
     set(p, 2, CLI_PF_PASS,
-        "flash-attn %s imports (partial — its CUDA extension was not found, "
-        "so the sm_121 target is not checked)",
+        "flash-attn %s imports (partial — its CUDA extension was not found, so the GB10 kernel "
+        "target is not checked)",
         ver);
     return 0;
 }

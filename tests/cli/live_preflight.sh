@@ -37,3 +37,17 @@ printf 'vllm\000serve\000Qwen/Qwen3-32B\000--gpu-memory-utilization\0000.9\000' 
 GOTCHA_HOST_ROOT=$TEST_TMP/root "$GOTCHA_BIN" preflight --strict > "$TEST_TMP/out"
 echo "exit $?"
 grep '^G6' "$TEST_TMP/out"
+# the lines name GB10 facts only on a GB10: scanned as a run's input (as a record's preflight.txt
+# is), the H100's and this machine's (no GPU) lines claim no GB10, the GB10's do
+for gpu in gb10 h100 host; do
+    if [ "$gpu" = host ]; then
+        PATH=$base_path NVSMI_REPLAY= PYTHONPATH= GOTCHA_HOST_ROOT= "$GOTCHA_BIN" preflight \
+            > "$TEST_TMP/preflight.txt"
+    else
+        use_gpu "$gpu"
+        "$GOTCHA_BIN" preflight > "$TEST_TMP/preflight.txt"
+    fi
+    "$GOTCHA_BIN" scan -f json "$TEST_TMP/preflight.txt" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(sys.argv[1], "scanned: gb10", d["context"]["gb10"], "verdict", d["verdict"]["id"])' "$gpu"
+done
