@@ -822,8 +822,8 @@ void cli_host_write_facts(const struct cli_host *h, FILE *out, const char *tool_
     const char *cap = cli_host_py(h, "cuda.capability");
     if (!h->ngpus && *cap) fprintf(out, "GPU 0 compute capability: %s\n", cap);
     if (*h->cuda_driver) fprintf(out, "CUDA driver version (nvidia-smi): %s\n", h->cuda_driver);
-    const char *al = cli_host_py(h, "cuda.arch_list");
-    if (*al) fprintf(out, "torch CUDA arch list: %s\n", al);
+    /* no torch arch list here: a cu130 wheel lists sm_121 on any GPU, and a scan would read it
+     * as the GPU's capability (G7's line carries it on a GB10) */
     if (*h->container_marker)
         fprintf(out, "Container: yes (%s)\n",
                 strcmp(h->container_marker, "cgroup") == 0 ? "cgroup marker" : h->container_marker);
