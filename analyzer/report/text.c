@@ -320,7 +320,11 @@ static void put_timeline(struct text *t)
         timew = AZ_MAX(timew, strlen(tbuf));
         clean(t, &t->s1, shown_path(t, e->path), 1);
         size_t w = rpt_columns(t->s1.data, t->s1.len);
-        if (e->lane && e->lane[0]) w += 3 + rpt_columns(clean(t, &t->s2, e->lane, 1), t->s2.len);
+        if (e->lane && e->lane[0]) {
+            /* clean() first: its result's length is read after, not in the same call */
+            const char *lane = clean(t, &t->s2, e->lane, 1);
+            w += 3 + rpt_columns(lane, t->s2.len); /* " [lane]" */
+        }
         pathw = AZ_MAX(pathw, w);
     }
     if (!verbose) pathw = AZ_MIN(pathw, TEXT_MAX_PATH);

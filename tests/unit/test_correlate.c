@@ -461,6 +461,28 @@ Test(correlate, xid79_alone_is_none_with_first_error)
     corr_result_free(r);
 }
 
+/* The first-error event is the run's story: the compact text view keeps it, every time (its
+ * background flag was once left unset, so the view showed or dropped it at random). */
+Test(correlate, first_error_event_is_never_background)
+{
+    write_file("run", "dmesg.log",
+               "[Tue May 12 10:00:01 2026] NVRM: loading NVIDIA UNIX Open Kernel Module for "
+               "aarch64  580.95.05\n"
+               "[Tue May 12 11:40:17 2026] NVRM: Xid (PCI:0000:01:00): 79, pid=4121, name=python3, "
+               "GPU has fallen off the bus.\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_not_null(r->first_error);
+    size_t found = 0;
+    for (size_t i = 0; i < r->nevents; i++)
+        if (strncmp(r->timeline[i].label, "first error: ", 13) == 0) {
+            found++;
+            cr_assert_eq(r->timeline[i].background, 0);
+            cr_assert_eq(r->timeline[i].line, 2);
+        }
+    cr_assert_eq(found, 1, "one first-error event");
+    corr_result_free(r);
+}
+
 Test(correlate, healthy_run_is_none_without_first_error)
 {
     write_file("run", "train.log",

@@ -391,6 +391,30 @@ Test(report, text_compact_timeline_leaves_background_facts_to_verbose)
     timeline[1].background = 0;
 }
 
+/* The path column is as wide as its widest entry, lane included: every label starts in the same
+ * column, whether or not its row names a lane (the lane's width was once read before the lane was
+ * sanitized into the buffer it was measured from, so the column depended on evaluation order). */
+Test(report, text_timeline_labels_align_when_a_lane_is_shown)
+{
+    struct corr_result r;
+    build_g4(&r);
+    r.nevents = 3;
+    timeline[0] = event(at(13, 10, 0), "train.log", 1, "training starts", NULL);
+    timeline[1] = event(at(13, 10, 1), "train.log", 2, "LABEL-WITH-LANE", "G4");
+    timeline[1].lane = S("rank1");
+    timeline[2] = event(at(13, 10, 2), "gpu.csv.gz", 3, "LABEL-NO-LANE", NULL);
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_TEXT, &r, &o);
+    const char *with = strstr(t, "LABEL-WITH-LANE"), *without = strstr(t, "LABEL-NO-LANE");
+    cr_assert(with && without, "%s", t);
+    const char *l1 = with, *l2 = without;
+    while (l1 > t && l1[-1] != '\n') l1--;
+    while (l2 > t && l2[-1] != '\n') l2--;
+    cr_assert_eq(with - l1, without - l2, "labels in one column:\n%s", t);
+    cr_assert_not_null(strstr(t, "train.log [rank1]  LABEL-WITH-LANE"), "%s", t);
+    free(t);
+}
+
 Test(report, text_names_the_shared_directory_once)
 {
     /* gotcha scan runs/job42/: every input under one directory, as in the mock's "gpu.csv.gz:201"
