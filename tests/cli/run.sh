@@ -49,15 +49,15 @@ fi
 pass=0
 fail=0
 skip=0
+if [ -n "$no_valgrind" ]; then
+    echo "skip all $# tests: valgrind not installed"
+    echo "0 passed, 0 failed, $# skipped"
+    exit 0
+fi
 for name in "$@"; do
     if [ ! -f "$here/$name.sh" ]; then
         echo "FAIL $name: no such test ($here/$name.sh)"
         fail=$((fail + 1))
-        continue
-    fi
-    if [ -n "$no_valgrind" ]; then
-        echo "skip $name: valgrind not installed"
-        skip=$((skip + 1))
         continue
     fi
     (cd "$here" && TEST_TMP="$tmp/$name.d" && mkdir -p "$TEST_TMP" && export TEST_TMP &&
