@@ -76,6 +76,8 @@ struct match_entry {
     const char *source; /* file it was loaded from */
     size_t nsigs;
     const struct match_sig *const *sigs;
+    int ends_run; /* 1: pack field "outcome": "completed" (context entries only): a line matching
+                     one of its signatures is written when a run ends as planned */
 };
 
 struct match_pack;

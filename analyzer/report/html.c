@@ -67,10 +67,16 @@ static const char CSS[] =
     "padding-bottom:4px}.meta{color:#69707d;font-size:13px;margin:0}"
     ".id{display:inline-block;background:#b3261e;color:#fff;border-radius:4px;padding:0 "
     "8px;margin-right:6px}"
-    ".id.none{background:#3b6e3b}.conf{color:#69707d;font-weight:normal;font-size:15px;margin-left:"
+    ".id.none{background:#69707d}.id.none.completed{background:#3b6e3b}.id.none.failed{"
+    "background:#b3261e}.conf{color:#69707d;font-weight:normal;font-size:15px;margin-left:"
     "10px}"
     ".verdict{background:#fbf3f2;border-left:4px solid #b3261e;padding:8px 14px;border-radius:4px}"
-    ".verdict.none{background:#f2f8f2;border-left-color:#3b6e3b}"
+    ".verdict.none{background:#f5f6f8;border-left-color:#69707d}.verdict.none.completed{"
+    "background:#f2f8f2;border-left-color:#3b6e3b}.verdict.none.failed{background:#fbf3f2;"
+    "border-left-color:#b3261e}"
+    ".outcome{display:inline-block;border-radius:4px;padding:1px 8px;margin:6px 0 2px;"
+    "font-weight:600;color:#fff;background:#69707d}.outcome.failed{background:#b3261e}"
+    ".outcome.completed{background:#3b6e3b}.outcome.cut-off{background:#a86f00}"
     "table{border-collapse:collapse;width:100%;font-size:13px}td,th{text-align:left;padding:3px "
     "8px;"
     "border-bottom:1px solid #eef0f3;vertical-align:top}th{color:#69707d;font-weight:600}"
@@ -466,6 +472,19 @@ static void header(struct html *x)
         h(x, ctx, 1);
     }
     free(ctx);
+    /* the run's outcome, on its own: red when it failed, whatever the verdict (none included) */
+    const char *oc = corr_outcome_name(r->outcome);
+    const char *badge = r->outcome == CORR_OUTCOME_FAILED      ? "run failed"
+                        : r->outcome == CORR_OUTCOME_COMPLETED ? "run completed"
+                        : r->outcome == CORR_OUTCOME_CUT_OFF   ? "log cut off"
+                                                               : "outcome unknown";
+    az_buf_printf(x->out, "</p>\n<p><span class=\"outcome %s\">%s</span> ", oc, badge);
+    h(x, rpt_outcome_why(r), 0);
+    if (r->outcome_at) {
+        az_buf_puts(x->out, " <span class=\"mono\">");
+        h(x, r->outcome_at->path, 1);
+        az_buf_printf(x->out, ":%llu</span>", (unsigned long long)r->outcome_at->line);
+    }
     az_buf_puts(x->out, "</p>\n<h1>");
     if (r->verdict) {
         az_buf_puts(x->out, "<span class=\"id\">");
@@ -475,7 +494,8 @@ static void header(struct html *x)
         az_buf_printf(x->out, "<span class=\"conf\">confidence %.2f</span>",
                       rpt_round2(r->confidence));
     } else {
-        az_buf_puts(x->out, "<span class=\"id none\">none</span>" RPT_NONE_TITLE);
+        /* "none" of the ten is green only for a run that completed */
+        az_buf_printf(x->out, "<span class=\"id none %s\">none</span>" RPT_NONE_TITLE, oc);
     }
     az_buf_puts(x->out, "</h1></header>\n");
 }
@@ -501,7 +521,7 @@ static void verdict(struct html *x)
         }
         return;
     }
-    az_buf_puts(x->out, "<section class=\"verdict none\">");
+    az_buf_printf(x->out, "<section class=\"verdict none %s\">", corr_outcome_name(r->outcome));
     if (!r->first_error) {
         az_buf_puts(x->out, "<p>No error record was found in the inputs.</p></section>\n");
         return;

@@ -229,6 +229,16 @@ static void put_header(struct text *t)
     if (ctx[0]) az_buf_printf(t->out, " \xc2\xb7 %s", clean(t, &t->s1, ctx, 1));
     free(ctx);
     sgr(t, SGR_RESET);
+    az_buf_putc(t->out, '\n');
+    /* how the run ended, whatever the verdict says: "outcome: failed (first error at ...)" */
+    const struct corr_result *res = t->c->r;
+    if (res->outcome == CORR_OUTCOME_FAILED) sgr(t, SGR_BOLD);
+    az_buf_printf(t->out, "outcome: %s (%s", corr_outcome_name(res->outcome), rpt_outcome_why(res));
+    if (res->outcome_at)
+        az_buf_printf(t->out, " %s",
+                      loc_of(t, &t->s1, res->outcome_at->path, res->outcome_at->line));
+    az_buf_puts(t->out, ")");
+    if (res->outcome == CORR_OUTCOME_FAILED) sgr(t, SGR_RESET);
     az_buf_puts(t->out, "\n\n");
 }
 

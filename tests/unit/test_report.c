@@ -57,7 +57,8 @@ static struct match_entry e_g3 = {"G3",
                                   "drop the page cache between runs",
                                   "test",
                                   0,
-                                  NULL};
+                                  NULL,
+                                  0};
 static struct match_entry e_g4 = {"G4",
                                   MATCH_FAMILY_GOTCHA,
                                   "Thermal throttling",
@@ -68,7 +69,8 @@ static struct match_entry e_g4 = {"G4",
                                   "cap run length.",
                                   "test",
                                   0,
-                                  NULL};
+                                  NULL,
+                                  0};
 static struct match_entry e_g6 = {"G6",
                                   MATCH_FAMILY_GOTCHA,
                                   "Global UMA resource contention",
@@ -78,7 +80,8 @@ static struct match_entry e_g6 = {"G6",
                                   "stop other GPU processes",
                                   "test",
                                   0,
-                                  NULL};
+                                  NULL,
+                                  0};
 static struct match_entry e_g9 = {"G9",
                                   MATCH_FAMILY_GOTCHA,
                                   "Container-first, not bare pip",
@@ -88,7 +91,8 @@ static struct match_entry e_g9 = {"G9",
                                   "use an NGC container",
                                   "test",
                                   0,
-                                  NULL};
+                                  NULL,
+                                  0};
 static struct match_entry e_xid = {"C.xid",
                                    MATCH_FAMILY_COMMON,
                                    "NVIDIA Xid error",
@@ -99,7 +103,8 @@ static struct match_entry e_xid = {"C.xid",
                                    "then reboot.",
                                    "test",
                                    0,
-                                   NULL};
+                                   NULL,
+                                   0};
 static struct match_sig sig_slowdown = {
     "G4.sw-thermal-slowdown", &e_g4, MATCH_STRONG, 0, "", "", "", 0, NULL, 0};
 
@@ -1056,4 +1061,69 @@ Test(report, preflight_fails_a_confident_finding_that_is_not_the_verdict)
     cr_assert_not_null(strstr(t, "\nG6 FAIL: "), "%s", t);
     cr_assert_null(strstr(t, "G4 FAIL"));
     free(t);
+}
+
+/* ---- the outcome in every format ---- */
+
+/* A run that died of an Xid (no gotcha) is drawn as failed: never a green badge or box. */
+Test(report, a_failed_run_without_a_verdict_is_never_drawn_healthy)
+{
+    struct corr_result r;
+    build_none(&r);
+    r.outcome = CORR_OUTCOME_FAILED;
+    r.outcome_at = &xid_ev;
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_TEXT, &r, &o);
+    cr_assert_not_null(strstr(t, "\noutcome: failed (first error at dmesg.log:1873)\n"), "%s", t);
+    free(t);
+    char *html = render(REPORT_HTML, &r, &o);
+    cr_assert_not_null(strstr(html, "<span class=\"outcome failed\">run failed</span>"), "%s", html);
+    cr_assert_not_null(strstr(html, "<span class=\"id none failed\">none</span>"));
+    cr_assert_not_null(strstr(html, "<section class=\"verdict none failed\">"));
+    cr_assert_null(strstr(html, "none completed"), "no healthy colour for a failed run");
+    free(html);
+    char *md = render(REPORT_MD, &r, &o);
+    cr_assert_not_null(strstr(md, "| **Outcome** | **failed** \xe2\x80\x94 first error at dmesg.log:1873 |"),
+                       "%s", md);
+    free(md);
+    char *js = render(REPORT_JSON, &r, &o);
+    json_error_t jerr;
+    json_t *root = json_loads(js, 0, &jerr);
+    cr_assert_not_null(root, "%s", jerr.text);
+    cr_assert_str_eq(json_string_value(json_object_get(root, "outcome")), "failed");
+    json_t *at = json_object_get(root, "outcome_at");
+    cr_assert_eq(json_integer_value(json_object_get(at, "line")), 1873);
+    /* right after "tool": the first thing a program reads after who wrote the report */
+    cr_assert_lt(strstr(js, "\"tool\""), strstr(js, "\"outcome\""));
+    cr_assert_lt(strstr(js, "\"outcome\""), strstr(js, "\"verdict\""));
+    json_decref(root);
+    free(js);
+}
+
+Test(report, a_completed_run_is_green_and_an_unknown_one_grey)
+{
+    struct corr_result r;
+    build_none(&r);
+    r.first_error = NULL;
+    r.first_error_entry = NULL;
+    r.outcome = CORR_OUTCOME_COMPLETED;
+    struct corr_evidence end = ev("train.log", 144, at(14, 53, 0),
+                                  "{'train_runtime': 9477.845, 'train_loss': 0.98133}", NULL, "");
+    r.outcome_at = &end;
+    struct report_options o = opts(0, 0, 0);
+    char *html = render(REPORT_HTML, &r, &o);
+    cr_assert_not_null(strstr(html, "<span class=\"id none completed\">none</span>"), "%s", html);
+    cr_assert_not_null(strstr(html, "<span class=\"outcome completed\">run completed</span>"));
+    free(html);
+    char *t = render(REPORT_TEXT, &r, &o);
+    cr_assert_not_null(strstr(t, "\noutcome: completed (ended at train.log:144)\n"), "%s", t);
+    free(t);
+    r.outcome = CORR_OUTCOME_UNKNOWN;
+    r.outcome_at = NULL;
+    t = render(REPORT_TEXT, &r, &o);
+    cr_assert_not_null(strstr(t, "\noutcome: unknown (no job log among the inputs)\n"), "%s", t);
+    free(t);
+    html = render(REPORT_HTML, &r, &o);
+    cr_assert_not_null(strstr(html, "<span class=\"id none unknown\">none</span>"), "%s", html);
+    free(html);
 }
