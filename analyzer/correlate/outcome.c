@@ -99,8 +99,7 @@ void corr_outcome(const struct corr_state *st, struct corr_result *r)
         struct corr_rec lr;
         last_record(st, i, &lr);
         if (!have_tail || corr_rec_cmp(st, &lr, &lasts[0]) > 0) lasts[0] = lr, have_tail = 1;
-        if (lr.level >= TOK_LEVEL_ERROR &&
-            (!have_err_tail || corr_rec_cmp(st, &lr, &lasts[1]) > 0))
+        if (lr.level >= TOK_LEVEL_ERROR && (!have_err_tail || corr_rec_cmp(st, &lr, &lasts[1]) > 0))
             lasts[1] = lr, have_err_tail = 1;
     }
     if (have_tail) pick_rec(&tail, &lasts[0]);
@@ -123,9 +122,14 @@ void corr_outcome(const struct corr_state *st, struct corr_result *r)
         /* the report's first error is the failure's evidence (same record, already copied) */
         r->outcome_at = az_xcalloc(1, sizeof *r->outcome_at);
         const struct corr_evidence *fe = r->first_error;
-        *r->outcome_at = (struct corr_evidence){az_xstrdup(fe->path), fe->line, fe->time,
-                                                fe->time_approx, az_xstrdup(fe->lane),
-                                                az_xstrdup(fe->text), fe->sig, az_xstrdup(fe->note)};
+        *r->outcome_at = (struct corr_evidence){az_xstrdup(fe->path),
+                                                fe->line,
+                                                fe->time,
+                                                fe->time_approx,
+                                                az_xstrdup(fe->lane),
+                                                az_xstrdup(fe->text),
+                                                fe->sig,
+                                                az_xstrdup(fe->note)};
     } else if (at) {
         r->outcome_at = az_xcalloc(1, sizeof *r->outcome_at);
         corr_evidence_from_rec(st, at, NULL, r->outcome_at);

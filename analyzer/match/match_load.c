@@ -425,8 +425,8 @@ static void entry_add_sig(struct match_entry_priv *e, const struct match_sig *s)
     e->pub.sigs = e->sigs;
 }
 
-static const char *const entry_fields[] = {"id",  "family",     "title",   "symptom", "cause", "check",
-                                           "fix", "signatures", "outcome", NULL};
+static const char *const entry_fields[] = {"id",    "family", "title",      "symptom", "cause",
+                                           "check", "fix",    "signatures", "outcome", NULL};
 
 static void load_entry(struct loader *ld, json_t *je, size_t idx)
 {
@@ -489,7 +489,8 @@ static void load_entry(struct loader *ld, json_t *je, size_t idx)
             if (strcmp(outcome, "completed") != 0)
                 problem(ld, what, "unknown outcome \"%s\" (only \"completed\")", outcome);
             else if (fam != MATCH_FAMILY_CONTEXT)
-                problem(ld, what, "\"outcome\" is for context entries (an end marker is no finding)");
+                problem(ld, what,
+                        "\"outcome\" is for context entries (an end marker is no finding)");
             e->pub.ends_run = 1;
         }
         az_grow((void **)&ld->p->entries, &ld->p->cap_entries, ld->p->nentries + 1,

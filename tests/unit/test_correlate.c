@@ -1140,12 +1140,13 @@ Test(correlate, outcome_failed_when_the_job_logs_its_abort)
 Test(correlate, outcome_unknown_with_snapshots_only)
 {
     use_shipped_pack();
-    write_file("run", "nvidia-smi.txt",
-               "Tue May 12 13:04:32 2026\n"
-               "+-----------------------------------------------------------------------------------"
-               "------+\n"
-               "| NVIDIA-SMI 580.95.05              Driver Version: 580.95.05      CUDA Version: "
-               "13.0     |\n");
+    write_file(
+        "run", "nvidia-smi.txt",
+        "Tue May 12 13:04:32 2026\n"
+        "+-----------------------------------------------------------------------------------"
+        "------+\n"
+        "| NVIDIA-SMI 580.95.05              Driver Version: 580.95.05      CUDA Version: "
+        "13.0     |\n");
     struct corr_result *r = analyze_dir("run");
     cr_assert_gt(r->records, 0, "the snapshot was read");
     cr_assert_eq(r->outcome, CORR_OUTCOME_UNKNOWN, "%s", corr_outcome_name(r->outcome));

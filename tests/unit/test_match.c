@@ -934,9 +934,10 @@ Test(match, entry_outcome_is_completed_on_context_entries_only)
                       " \"examples\": {\"match\": [\"INFO:     Application shutdown complete.\"],"
                       " \"no_match\": [\"INFO:     Waiting for application shutdown.\"]},"
                       " \"sources\": [\"uvicorn\"]}";
-    char *good = az_xasprintf("{\"entries\": [{\"id\": \"CTX.end\", \"family\": \"context\", "
-                              "\"title\": \"t\", \"outcome\": \"completed\", \"signatures\": [%s]}]}",
-                              sig);
+    char *good =
+        az_xasprintf("{\"entries\": [{\"id\": \"CTX.end\", \"family\": \"context\", "
+                     "\"title\": \"t\", \"outcome\": \"completed\", \"signatures\": [%s]}]}",
+                     sig);
     const char *dirs[] = {write_pack("ok", "end.json", good)};
     struct match_pack *p = NULL;
     struct az_buf err = AZ_BUF_INIT;
@@ -957,10 +958,10 @@ Test(match, entry_outcome_is_completed_on_context_entries_only)
     cr_expect(strstr(e1, "unknown outcome \"failed\"") != NULL, "%s", e1);
     free(e1);
     free(bad);
-    char *fam = az_xasprintf(
-        "{\"entries\": [{\"id\": \"C.end\", \"family\": \"common\", \"title\": \"t\", "
-        "\"fix\": \"f\", \"outcome\": \"completed\", \"signatures\": [%s]}]}",
-        sig);
+    char *fam =
+        az_xasprintf("{\"entries\": [{\"id\": \"C.end\", \"family\": \"common\", \"title\": \"t\", "
+                     "\"fix\": \"f\", \"outcome\": \"completed\", \"signatures\": [%s]}]}",
+                     sig);
     char *fixed = fam; /* the signature id must carry the entry id */
     char *at = strstr(fixed, "CTX.end.done");
     cr_assert_not_null(at);

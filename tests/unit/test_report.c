@@ -1077,14 +1077,16 @@ Test(report, a_failed_run_without_a_verdict_is_never_drawn_healthy)
     cr_assert_not_null(strstr(t, "\noutcome: failed (first error at dmesg.log:1873)\n"), "%s", t);
     free(t);
     char *html = render(REPORT_HTML, &r, &o);
-    cr_assert_not_null(strstr(html, "<span class=\"outcome failed\">run failed</span>"), "%s", html);
+    cr_assert_not_null(strstr(html, "<span class=\"outcome failed\">run failed</span>"), "%s",
+                       html);
     cr_assert_not_null(strstr(html, "<span class=\"id none failed\">none</span>"));
     cr_assert_not_null(strstr(html, "<section class=\"verdict none failed\">"));
     cr_assert_null(strstr(html, "none completed"), "no healthy colour for a failed run");
     free(html);
     char *md = render(REPORT_MD, &r, &o);
-    cr_assert_not_null(strstr(md, "| **Outcome** | **failed** \xe2\x80\x94 first error at dmesg.log:1873 |"),
-                       "%s", md);
+    cr_assert_not_null(
+        strstr(md, "| **Outcome** | **failed** \xe2\x80\x94 first error at dmesg.log:1873 |"), "%s",
+        md);
     free(md);
     char *js = render(REPORT_JSON, &r, &o);
     json_error_t jerr;
