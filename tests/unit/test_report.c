@@ -1129,3 +1129,98 @@ Test(report, a_completed_run_is_green_and_an_unknown_one_grey)
     cr_assert_not_null(strstr(html, "<span class=\"id none unknown\">none</span>"), "%s", html);
     free(html);
 }
+
+/* ---- chart axes over short spans ---- */
+
+static struct corr_point short_pts[11];
+
+/* The x-axis labels of the HTML's first series chart (y = CHART_H - 8 = 202.0), in order. */
+static size_t chart_ticks(const char *html, char labels[][48], size_t max)
+{
+    const char *p = strstr(html, "<h2>Series</h2>");
+    cr_assert_not_null(p, "a chart is drawn");
+    const char *end = strstr(p, "</svg>");
+    size_t n = 0;
+    while (n < max && (p = strstr(p, " y=\"202.0\" text-anchor=\"")) && p < end) {
+        p = strchr(p, '>') + 1;
+        const char *q = strchr(p, '<');
+        snprintf(labels[n++], 48, "%.*s", (int)(q - p), p);
+    }
+    return n;
+}
+
+static void short_series(struct corr_result *r, double span_s)
+{
+    build_g4(r);
+    for (size_t i = 0; i < AZ_ARRAY_LEN(short_pts); i++)
+        short_pts[i] = (struct corr_point){span_s * (double)i / 10.0, 90.0 + (double)(i % 3)};
+    series[0].points = short_pts;
+    series[0].npoints = AZ_ARRAY_LEN(short_pts);
+    series[0].mark_t = NAN;
+    r->nseries = 1;
+    r->start = at(13, 4, 32);
+}
+
+/* A series over 2 s (ticks 0.4 s apart) and one over 300 ms: never one label on every tick. */
+Test(report, chart_ticks_over_short_spans_read_seconds_or_milliseconds)
+{
+    struct corr_result r;
+    struct report_options o = opts(0, 0, 0);
+    char labels[8][48];
+    short_series(&r, 2.0);
+    char *html = render(REPORT_HTML, &r, &o);
+    size_t n = chart_ticks(html, labels, 8);
+    cr_assert_eq(n, 6, "%s", html);
+    cr_assert_str_eq(labels[0], "13:04:32.000");
+    cr_assert_str_eq(labels[1], "+0.4 s");
+    cr_assert_str_eq(labels[5], "+2.0 s");
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = i + 1; k < n; k++) cr_assert_str_neq(labels[i], labels[k]);
+    free(html);
+
+    short_series(&r, 0.3);
+    html = render(REPORT_HTML, &r, &o);
+    n = chart_ticks(html, labels, 8);
+    cr_assert_eq(n, 6);
+    cr_assert_str_eq(labels[1], "+60 ms");
+    cr_assert_str_eq(labels[5], "+300 ms");
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = i + 1; k < n; k++) cr_assert_str_neq(labels[i], labels[k]);
+    free(html);
+
+    /* a long span keeps clock times */
+    short_series(&r, 600.0);
+    html = render(REPORT_HTML, &r, &o);
+    n = chart_ticks(html, labels, 8);
+    cr_assert_eq(n, 6);
+    cr_assert_str_eq(labels[0], "13:04:32");
+    cr_assert_str_eq(labels[1], "13:06:32");
+    free(html);
+}
+
+/* The timeline's axis too: three events within two seconds get six different tick labels. */
+Test(report, timeline_ticks_over_a_short_span_differ)
+{
+    struct corr_result r;
+    build_g4(&r);
+    r.nevents = 3;
+    for (unsigned i = 0; i < 3; i++)
+        timeline[i] = event(at(13, 10, i), "train.log", 10 + i, "step logged", NULL);
+    r.nseries = 0;
+    struct report_options o = opts(0, 0, 0);
+    char *html = render(REPORT_HTML, &r, &o);
+    const char *p = strstr(html, "<h2>Timeline</h2>"), *end = p ? strstr(p, "</svg>") : NULL;
+    cr_assert(p && end, "%s", html);
+    char labels[8][48];
+    size_t n = 0;
+    while (n < 8 && (p = strstr(p, " y=\"14\" text-anchor=\"")) && p < end) {
+        p = strchr(p, '>') + 1;
+        snprintf(labels[n++], 48, "%.*s", (int)(strchr(p, '<') - p), p);
+    }
+    cr_assert_eq(n, 6);
+    cr_assert_str_eq(labels[0], "13:10:00.000");
+    cr_assert_str_eq(labels[1], "+0.4 s");
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = i + 1; k < n; k++) cr_assert_str_neq(labels[i], labels[k]);
+    free(html);
+}
