@@ -188,17 +188,20 @@ demo:
 	@./gotcha scan $$(find $(DEMO_RUN) -type f ! -name expected.json | sort) || test $$? -eq 1
 
 # Installs only the packages that are missing (nothing to do: no apt-get at all). Ubuntu names
-# its browser package chromium-browser.
+# its browser package chromium-browser: the name is settled after apt-get update, when the
+# package lists of a fresh machine exist.
 deps:
 	@missing=; for p in $(DEB_PACKAGES) $(DEPS_EXTRA); do \
-	    if [ $$p = chromium ] && ! apt-cache show chromium >/dev/null 2>&1; then p=chromium-browser; fi; \
+	    if [ $$p = chromium ] && command -v chromium-browser >/dev/null 2>&1; then continue; fi; \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then echo "make deps: everything is installed"; exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	$$SUDO apt-get update -qq || exit 1; \
+	case " $$missing " in *" chromium "*) apt-cache show chromium >/dev/null 2>&1 || \
+	    missing=$$(echo "$$missing" | sed 's/ chromium\b/ chromium-browser/');; esac; \
 	echo "make deps: installing$$missing"; \
-	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-	    $$SUDO apt-get install -y -qq --no-install-recommends $$missing
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/patterns $(DESTDIR)$(MANDIR) \
