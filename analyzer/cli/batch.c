@@ -635,20 +635,25 @@ int batch_run(const struct batch_options *o, FILE *out, FILE *err)
 
     struct report_batch_row *rows = az_xcalloc(nruns ? nruns : 1, sizeof *rows);
     size_t unreadable = 0;
-    if (o->csv && !o->summary_only) fprintf(out, "%s\n", report_batch_csv_header());
+    if (o->csv && !o->summary_only) fprintf(out, "%s\n", report_batch_csv_header(o->timing));
     for (size_t i = 0; i < nruns; i++) {
         const char *js = p.slots[i].row_json;
         if (report_batch_row_parse(&rows[i], js, strlen(js)) != AZ_OK)
             report_batch_row_error(&rows[i], runs[i], "internal: unparsable row");
         unreadable += p.slots[i].unreadable;
         if (o->summary_only) continue;
+        /* Slots (and the cache) keep the wall time; the output has it only with --timing, so
+         * without it a row is a function of the run's files alone. */
+        rows[i].timed = o->timing;
         if (o->csv) {
             struct az_buf line = AZ_BUF_INIT;
             report_batch_row_csv(&line, &rows[i]);
             fprintf(out, "%s\n", line.data);
             az_buf_free(&line);
         } else {
-            fprintf(out, "%s\n", js);
+            char *line = report_batch_row_json(&rows[i]);
+            fprintf(out, "%s\n", line);
+            free(line);
         }
     }
     if (o->summary_only)
@@ -699,6 +704,7 @@ int cli_cmd_batch(const struct cli_options *o, FILE *out, FILE *err)
     bo.summary = o->summary;
     bo.summary_only = o->summary_only;
     bo.cache_path = o->cache;
+    bo.timing = o->timing;
     bo.progress = isatty(fileno(err));
     bo.quiet = o->quiet;
     bo.cfg = &cfg;

@@ -32,6 +32,7 @@ enum {
     OPT_CACHE,
     OPT_SUMMARY,
     OPT_SUMMARY_ONLY,
+    OPT_TIMING,
 };
 
 static const char short_options[] = ":o:f:vqhj:0";
@@ -62,6 +63,7 @@ static const struct option long_options[] = {
     {"cache", required_argument, NULL, OPT_CACHE},
     {"summary", no_argument, NULL, OPT_SUMMARY},
     {"summary-only", no_argument, NULL, OPT_SUMMARY_ONLY},
+    {"timing", no_argument, NULL, OPT_TIMING},
     {NULL, 0, NULL, 0},
 };
 
@@ -199,6 +201,8 @@ static void print_help(FILE *out, enum cli_command cmd, int explicit_command)
               "      --summary           a summary table on standard error\n"
               "      --summary-only      only the summary table, on standard output\n"
               "      --cache FILE        reuse results of unchanged runs; update FILE\n"
+              "      --timing            add each run's analysis wall time (duration_ms);\n"
+              "                          without it two scans of the same runs are identical\n"
               "      --threshold X, --max-line SIZE, --max-expand SIZE, --expand-ratio N\n"
               "                          as for scan\n"
               "  -q, --quiet             no warnings on standard error\n"
@@ -330,6 +334,7 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
     case OPT_CACHE: o->cache = arg; return 0;
     case OPT_SUMMARY: o->summary = 1; return 0;
     case OPT_SUMMARY_ONLY: o->summary_only = 1; return 0;
+    case OPT_TIMING: o->timing = 1; return 0;
     case 'v': o->verbose = 1; return 0;
     case 'q': o->quiet = 1; return 0;
     case 'h': o->help = 1; return 0;
@@ -389,6 +394,7 @@ static const char *batch_only_option(const struct cli_options *o)
     if (o->cache) return "--cache";
     if (o->summary) return "--summary";
     if (o->summary_only) return "--summary-only";
+    if (o->timing) return "--timing";
     return NULL;
 }
 

@@ -61,6 +61,7 @@ struct cli_options {
     const char *cache;      /* batch --cache FILE */
     int summary;            /* batch --summary */
     int summary_only;       /* batch --summary-only */
+    int timing;             /* batch --timing: rows carry duration_ms */
     int batch_csv;          /* batch -f/--format csv (default ndjson) */
     const char **args;      /* operands: PATH..., ID, DIR (array owned, strings borrowed) */
     size_t nargs;           /* number of operands */

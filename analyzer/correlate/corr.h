@@ -127,7 +127,22 @@ struct corr_context {
     const char *platform_from; /* "inputs", "--platform", "GOTCHA_PLATFORM" or "" (static) */
 };
 
+/* How the run ended, whatever caused it (correlate/outcome.c has the rule). */
+enum corr_outcome {
+    CORR_OUTCOME_UNKNOWN = 0, /* nothing read, or only snapshots (nvidia-smi, pip, dmesg, notes) */
+    CORR_OUTCOME_FAILED,      /* an error record with no end marker after it */
+    CORR_OUTCOME_COMPLETED,   /* an end marker (a pack entry with "outcome": "completed") after
+                                 every error */
+    CORR_OUTCOME_CUT_OFF      /* a job log that stops with no error and no end marker */
+};
+
+/* "unknown", "failed", "completed", "cut-off". Static. */
+const char *corr_outcome_name(enum corr_outcome o);
+
 struct corr_result {
+    enum corr_outcome outcome;
+    struct corr_evidence *outcome_at;  /* the record that decided it (the first error, the last end
+                                          marker, the job log's last line), or NULL (unknown) */
     const struct match_entry *verdict; /* NULL means "none" */
     double confidence;                 /* of the verdict, or of the best candidate when none */
     size_t nfindings;

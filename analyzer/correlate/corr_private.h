@@ -386,6 +386,9 @@ void corr_prim_requested(struct corr_rule_run *rr);
 
 /* ---- score.c ---- */
 void corr_score(struct corr_state *st, struct corr_result *r);
+/* ---- outcome.c ---- */
+/* r->outcome and r->outcome_at, after corr_score() (it reads r->first_error). */
+void corr_outcome(const struct corr_state *st, struct corr_result *r);
 
 /* ---- stamp.c: what a record says on its own ---- */
 /* A record's time, boot marker and lane: they depend on nothing before it, so pipe workers

@@ -155,6 +155,8 @@ struct match_entry {
     const struct match_explains *explains;
     size_t nrules;
     const struct match_rule *const *rules;
+    int ends_run; /* 1: pack field "outcome": "completed" (context entries only): a line matching
+                     one of its signatures is written when a run ends as planned */
 };
 
 struct match_pack;

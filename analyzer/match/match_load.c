@@ -548,7 +548,7 @@ static void entry_add_sig(struct match_entry_priv *e, const struct match_sig *s)
 
 static const char *const entry_fields[] = {
     "id",         "family", "title",     "symptom", "cause",    "check", "fix",
-    "signatures", "scope",  "ruled_out", "tags",    "explains", "rules", NULL};
+    "signatures", "scope",  "ruled_out", "tags",    "explains", "rules", "outcome", NULL};
 
 /* "params": {"name": {"value": 80, "why": "..."}} of a rule. */
 static void load_values(struct loader *ld, const char *what, json_t *params, struct match_rule *r)
@@ -811,6 +811,16 @@ static void load_entry(struct loader *ld, json_t *je, size_t idx)
         e->pub.fix = own(ld->p, fix);
         e->pub.source = own(ld->p, ld->file);
         e->pub.sigs = NULL;
+        const char *outcome = get_str(ld, what, je, "outcome", 0);
+        if (outcome) {
+            /* the one outcome a line can show: the run's failures are its error records */
+            if (strcmp(outcome, "completed") != 0)
+                problem(ld, what, "unknown outcome \"%s\" (only \"completed\")", outcome);
+            else if (fam != MATCH_FAMILY_CONTEXT)
+                problem(ld, what,
+                        "\"outcome\" is for context entries (an end marker is no finding)");
+            e->pub.ends_run = 1;
+        }
         az_grow((void **)&ld->p->entries, &ld->p->cap_entries, ld->p->nentries + 1,
                 sizeof(*ld->p->entries));
         ld->p->entries[ld->p->nentries++] = e;

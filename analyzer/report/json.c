@@ -96,6 +96,17 @@ static json_t *evidence_obj(struct jctx *j, const struct corr_evidence *e)
     return o;
 }
 
+/* The record that decided the outcome: where it is and what it says. */
+static json_t *outcome_at_obj(struct jctx *j, const struct corr_evidence *e)
+{
+    json_t *o = json_object();
+    set(o, "path", jin(j, e->path));
+    set(o, "line", juint(e->line));
+    set(o, "time", jtime(e->time));
+    set(o, "text", jin(j, e->text));
+    return o;
+}
+
 static json_t *verdict_obj(struct jctx *j)
 {
     const struct corr_result *r = j->c->r;
@@ -283,6 +294,8 @@ void rpt_write_json(struct rpt *c)
     set(tool, "name", json_string(RPT_TOOL_NAME));
     set(tool, "version", jpk(&j, rpt_tool_version(c)));
     set(root, "tool", tool);
+    set(root, "outcome", json_string(corr_outcome_name(r->outcome)));
+    set(root, "outcome_at", r->outcome_at ? outcome_at_obj(&j, r->outcome_at) : json_null());
     set(root, "verdict", verdict_obj(&j));
     set(root, "findings", findings_arr(&j));
     set(root, "first_error", first_error_obj(&j));

@@ -273,6 +273,17 @@ const struct corr_finding *rpt_verdict_finding(const struct corr_result *r)
     return NULL;
 }
 
+const char *rpt_outcome_why(const struct corr_result *r)
+{
+    switch (r->outcome) {
+    case CORR_OUTCOME_FAILED: return "first error at";
+    case CORR_OUTCOME_COMPLETED: return "ended at";
+    case CORR_OUTCOME_CUT_OFF: return "no error and no end marker; the log stops at";
+    case CORR_OUTCOME_UNKNOWN: break;
+    }
+    return r->records ? "no job log among the inputs" : "nothing was read";
+}
+
 int rpt_warning_is_skip(const struct corr_result *r, size_t i)
 {
     const char *w = r->warnings[i] ? r->warnings[i] : "";

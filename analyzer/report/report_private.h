@@ -85,6 +85,11 @@ const char *rpt_entry_id(const struct match_entry *e);
 const char *rpt_entry_title(const struct match_entry *e);
 const char *rpt_entry_fix(const struct match_entry *e);
 
+/* The outcome's reason, before the path:line of r->outcome_at: "first error at", "ended at"
+ * (an end marker), "log stops at" (cut-off); for unknown, the whole reason ("no job log among
+ * the inputs", "nothing was read"). Static. */
+const char *rpt_outcome_why(const struct corr_result *r);
+
 /* 1 when warning i only repeats a skipped entry ("path: reason"), which is shown already. */
 int rpt_warning_is_skip(const struct corr_result *r, size_t i);
 /* Index of events for the compact timeline: all when verbose, else the first and last, those that

@@ -20,7 +20,7 @@ print(r["verdict"]["id"] if r["verdict"] else "none", r["records"], fe.get("id")
       [x["id"] for x in r["ruled_out"]][-2:])'
 done
 echo "--- text, md, html, preflight"
-"$GOTCHA_BIN" scan $x $site/runs/quota-hit | sed -n 3p
+"$GOTCHA_BIN" scan $x $site/runs/quota-hit | grep -m1 -E "^G11 "
 "$GOTCHA_BIN" scan $x -f md $site/runs/job-time-limit | grep -m1 'ACME.quota'
 "$GOTCHA_BIN" scan $x -f html $site/runs/job-time-limit | grep -c 'ACME.quota'
 "$GOTCHA_BIN" scan $x -f preflight $site/runs/quota-hit | grep -E '^(G10|G11|ACME\.quota) ' | cut -c1-60

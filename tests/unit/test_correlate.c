@@ -550,6 +550,28 @@ Test(correlate, xid79_alone_is_none_with_first_error)
     corr_result_free(r);
 }
 
+/* The first-error event is the run's story: the compact text view keeps it, every time (its
+ * background flag was once left unset, so the view showed or dropped it at random). */
+Test(correlate, first_error_event_is_never_background)
+{
+    write_file("run", "dmesg.log",
+               "[Tue May 12 10:00:01 2026] NVRM: loading NVIDIA UNIX Open Kernel Module for "
+               "aarch64  580.95.05\n"
+               "[Tue May 12 11:40:17 2026] NVRM: Xid (PCI:0000:01:00): 79, pid=4121, name=python3, "
+               "GPU has fallen off the bus.\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_not_null(r->first_error);
+    size_t found = 0;
+    for (size_t i = 0; i < r->nevents; i++)
+        if (strncmp(r->timeline[i].label, "first error: ", 13) == 0) {
+            found++;
+            cr_assert_eq(r->timeline[i].background, 0);
+            cr_assert_eq(r->timeline[i].line, 2);
+        }
+    cr_assert_eq(found, 1, "one first-error event");
+    corr_result_free(r);
+}
+
 Test(correlate, healthy_run_is_none_without_first_error)
 {
     write_file("run", "train.log",
@@ -1271,5 +1293,101 @@ Test(correlate, a_root_role_keeps_the_earliest_line_first)
     cr_assert_eq(r->records, 5);
     cr_assert_not_null(r->first_error);
     cr_assert_str_eq(r->first_error_entry->id, "C.engine");
+    corr_result_free(r);
+}
+
+/* ---- the run's outcome (correlate/outcome.c), with the shipped pack's end markers ----
+ * Shapes: HF Trainer's tqdm bar, its metrics dicts and its final {'train_runtime': ...} dict
+ * (transformers Trainer.train(), as in corpus/healthy-qlora-unsloth-completes); a Python
+ * traceback ending in "KeyError: 'labels'" (corpus/other-01, from a data-collator issue); a
+ * trainer logging why it aborts with python logging's ERROR level (corpus/G4-b); the nvidia-smi
+ * default table's header (nvidia-smi(1)). */
+static const char *const hf_steps =
+    "2026-03-02 10:00:00,000 INFO ***** Running training *****\n"
+    "{'loss': 1.8421, 'grad_norm': 0.9312, 'learning_rate': 0.0002, 'epoch': 0.1}\n"
+    " 10%|#         | 30/300 [15:45<2:21:45, 31.50s/it]\n"
+    "{'loss': 1.3107, 'grad_norm': 0.5120, 'learning_rate': 0.00018, 'epoch': 0.2}\n";
+
+static struct corr_result *outcome_run(const char *tail)
+{
+    use_shipped_pack();
+    char *text = az_xasprintf("%s%s", hf_steps, tail);
+    write_file("run", "train.log", text);
+    free(text);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_gt(r->records, 3, "the log was read");
+    return r;
+}
+
+Test(correlate, outcome_failed_at_the_first_error)
+{
+    struct corr_result *r =
+        outcome_run("Traceback (most recent call last):\n"
+                    "  File \"/usr/lib/python3/dist-packages/transformers/trainer.py\", line 2240\n"
+                    "KeyError: 'labels'\n");
+    cr_assert_eq(r->outcome, CORR_OUTCOME_FAILED, "%s", corr_outcome_name(r->outcome));
+    cr_assert_not_null(r->outcome_at);
+    cr_assert_eq(r->outcome_at->line, 7);
+    cr_assert_str_eq(r->outcome_at->text, "KeyError: 'labels'");
+    corr_result_free(r);
+}
+
+Test(correlate, outcome_completed_at_the_end_marker)
+{
+    struct corr_result *r = outcome_run(
+        "100%|##########| 300/300 [2:37:30<00:00, 31.50s/it]\n"
+        "{'train_runtime': 9477.845, 'train_samples_per_second': 0.254, 'train_loss': 0.98133}\n");
+    cr_assert_eq(r->outcome, CORR_OUTCOME_COMPLETED, "%s", corr_outcome_name(r->outcome));
+    cr_assert_not_null(r->outcome_at);
+    cr_assert_eq(r->outcome_at->line, 6);
+    cr_assert_str_eq(corr_outcome_name(r->outcome), "completed");
+    corr_result_free(r);
+}
+
+Test(correlate, outcome_error_after_the_end_marker_is_failed)
+{
+    struct corr_result *r = outcome_run(
+        "{'train_runtime': 9477.845, 'train_samples_per_second': 0.254, 'train_loss': 0.98133}\n"
+        "Traceback (most recent call last):\n"
+        "  File \"save.py\", line 12, in <module>\n"
+        "KeyError: 'labels'\n");
+    cr_assert_eq(r->outcome, CORR_OUTCOME_FAILED, "%s", corr_outcome_name(r->outcome));
+    corr_result_free(r);
+}
+
+Test(correlate, outcome_cut_off_when_the_log_just_stops)
+{
+    struct corr_result *r = outcome_run(" 11%|#         | 33/300 [17:20<2:20:10, 31.50s/it]\n");
+    cr_assert_eq(r->outcome, CORR_OUTCOME_CUT_OFF, "%s", corr_outcome_name(r->outcome));
+    cr_assert_not_null(r->outcome_at);
+    cr_assert_eq(r->outcome_at->line, 5, "the log's last line");
+    cr_assert_str_eq(corr_outcome_name(r->outcome), "cut-off");
+    corr_result_free(r);
+}
+
+Test(correlate, outcome_failed_when_the_job_logs_its_abort)
+{
+    struct corr_result *r = outcome_run("2026-04-03 11:11:48,419 ERROR trainer: step time 5.05 s "
+                                        "exceeds watchdog limit 5.00 s; aborting run\n");
+    cr_assert_eq(r->outcome, CORR_OUTCOME_FAILED, "%s", corr_outcome_name(r->outcome));
+    cr_assert_not_null(r->outcome_at);
+    cr_assert_eq(r->outcome_at->line, 5);
+    corr_result_free(r);
+}
+
+Test(correlate, outcome_unknown_with_snapshots_only)
+{
+    use_shipped_pack();
+    write_file(
+        "run", "nvidia-smi.txt",
+        "Tue May 12 13:04:32 2026\n"
+        "+-----------------------------------------------------------------------------------"
+        "------+\n"
+        "| NVIDIA-SMI 580.95.05              Driver Version: 580.95.05      CUDA Version: "
+        "13.0     |\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_gt(r->records, 0, "the snapshot was read");
+    cr_assert_eq(r->outcome, CORR_OUTCOME_UNKNOWN, "%s", corr_outcome_name(r->outcome));
+    cr_assert_null(r->outcome_at);
     corr_result_free(r);
 }

@@ -951,3 +951,50 @@ Test(match, names_and_pcre2_version)
     const char *v = match_pcre2_version();
     cr_expect(v[0] >= '1' && v[0] <= '9' && strchr(v, '.') != NULL, "version %s", v);
 }
+
+/* "outcome" marks end-marker entries: only "completed", only on context entries (an end marker
+ * is never a finding). */
+Test(match, entry_outcome_is_completed_on_context_entries_only)
+{
+    const char *sig = "{\"id\": \"CTX.end.done\", \"kinds\": [\"any\"], \"strength\": \"context\","
+                      " \"regex\": \"Application shutdown complete\\\\.\","
+                      " \"examples\": {\"match\": [\"INFO:     Application shutdown complete.\"],"
+                      " \"no_match\": [\"INFO:     Waiting for application shutdown.\"]},"
+                      " \"sources\": [\"uvicorn\"]}";
+    char *good =
+        az_xasprintf("{\"entries\": [{\"id\": \"CTX.end\", \"family\": \"context\", "
+                     "\"title\": \"t\", \"outcome\": \"completed\", \"signatures\": [%s]}]}",
+                     sig);
+    const char *dirs[] = {write_pack("ok", "end.json", good)};
+    struct match_pack *p = NULL;
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(match_pack_load(&p, dirs, 1, &err), AZ_OK, "%s", err.data ? err.data : "");
+    const struct match_entry *e = NULL;
+    for (size_t i = 0; i < match_pack_entry_count(p); i++)
+        if (!strcmp(match_pack_entry(p, i)->id, "CTX.end")) e = match_pack_entry(p, i);
+    cr_assert_not_null(e);
+    cr_assert_eq(e->ends_run, 1);
+    match_pack_free(p);
+    az_buf_free(&err);
+    free(good);
+
+    char *bad = az_xasprintf("{\"entries\": [{\"id\": \"CTX.end\", \"family\": \"context\", "
+                             "\"title\": \"t\", \"outcome\": \"failed\", \"signatures\": [%s]}]}",
+                             sig);
+    char *e1 = load_error(write_pack("bad1", "end.json", bad));
+    cr_expect(strstr(e1, "unknown outcome \"failed\"") != NULL, "%s", e1);
+    free(e1);
+    free(bad);
+    char *fam =
+        az_xasprintf("{\"entries\": [{\"id\": \"C.end\", \"family\": \"common\", \"title\": \"t\", "
+                     "\"fix\": \"f\", \"outcome\": \"completed\", \"signatures\": [%s]}]}",
+                     sig);
+    char *fixed = fam; /* the signature id must carry the entry id */
+    char *at = strstr(fixed, "CTX.end.done");
+    cr_assert_not_null(at);
+    memcpy(at, "C.end.done__", 12);
+    char *e2 = load_error(write_pack("bad2", "end.json", fixed));
+    cr_expect(strstr(e2, "\"outcome\" is for context entries") != NULL, "%s", e2);
+    free(e2);
+    free(fam);
+}
