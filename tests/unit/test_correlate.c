@@ -1200,6 +1200,38 @@ Test(correlate, flash_attn_torch_symbol_alone_is_g2_not_g9)
     corr_result_free(r);
 }
 
+/* pip's console stopping in a flash-attn source build (Dao-AILab/flash-attention#1912's shape):
+ * G2 where flash-attn ships no wheel (a CUDA 13 torch, #2045), a hint elsewhere (a build that is
+ * merely slow, or a console copied while it ran). */
+static void write_fa_build(const char *torch)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "Collecting flash-attn==2.8.3\n"
+             "  Downloading flash_attn-2.8.3.tar.gz (8.4 MB)\n"
+             "  Preparing metadata (setup.py) ... done\n"
+             "Requirement already satisfied: torch in /home/dev/.venv/lib/python3.12/site-packages "
+             "(from flash-attn==2.8.3) (%s)\n"
+             "Building wheels for collected packages: flash-attn\n"
+             "  Building wheel for flash-attn (setup.py) ... \n",
+             torch);
+    write_file("fa-build", "pip.log", text);
+}
+
+Test(correlate, flash_attn_build_as_last_line_needs_a_platform_without_wheels)
+{
+    use_shipped_pack();
+    write_fa_build("2.9.1+cu130");
+    struct corr_result *r = analyze_dir("fa-build");
+    cr_assert_str_eq(verdict_id(r), "G2", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_fa_build("2.2.1+cu121");
+    r = analyze_dir("fa-build");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_assert_gt(finding_conf(r, "G2"), 0.0, "still weighed");
+    corr_result_free(r);
+}
+
 /* The driver's probe-time report names no Xid and none of the usual error words, yet it is the
  * run's failure (NVIDIA/NVSentinel#155): a decisive common signature is an error line. */
 Test(correlate, decisive_common_failure_is_the_first_error_without_error_words)
