@@ -1151,6 +1151,15 @@ Test(correlate, cpu_only_torch_where_cuda_is_needed_is_g9)
     cr_assert_not_null(r->first_error);
     cr_assert_eq(r->first_error->line, 3u, "the exception line, not the raise line");
     corr_result_free(r);
+    /* near miss: on a Mac (asafamr/bertwsi#1) torch has no CUDA build at all */
+    write_file("cpu", "stderr.log",
+               "  File \"/opt/homebrew/lib/python3.11/site-packages/torch/cuda/__init__.py\", "
+               "line 239, in _lazy_init\n"
+               "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
+               "AssertionError: Torch not compiled with CUDA enabled\n");
+    r = analyze_dir("cpu");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
 }
 
 /* An install that asked for the cu130 index and got a +cpu torch (pytorch/pytorch#168065:
