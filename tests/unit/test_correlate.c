@@ -1241,6 +1241,28 @@ Test(correlate, flash_attn_build_as_last_line_needs_a_platform_without_wheels)
     corr_result_free(r);
 }
 
+/* pip collecting a torch another package pins ('pip3 install vllm==0.7.3' transcript shape):
+ * in a fresh venv an install, beside an installed torch (a pip list row) a replacement. */
+Test(correlate, pinned_torch_collected_replaces_only_an_installed_torch)
+{
+    use_shipped_pack();
+    static const char pip[] = "Collecting vllm==0.7.3\n"
+                              "Collecting psutil (from vllm==0.7.3)\n"
+                              "Collecting torch==2.5.1 (from vllm==0.7.3)\n"
+                              "Collecting torchaudio==2.5.1 (from vllm==0.7.3)\n";
+    write_file("pin", "pip.log", pip);
+    struct corr_result *r = analyze_dir("pin");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_file("pin2", "pip-list.txt",
+               "torch                         2.4.0+cu121\n"
+               "torchvision                   0.19.0+cu121\n");
+    write_file("pin2", "pip.log", pip);
+    r = analyze_dir("pin2");
+    cr_assert_str_eq(verdict_id(r), "G9", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
 /* The driver's probe-time report names no Xid and none of the usual error words, yet it is the
  * run's failure (NVIDIA/NVSentinel#155): a decisive common signature is an error line. */
 Test(correlate, decisive_common_failure_is_the_first_error_without_error_words)
