@@ -73,6 +73,8 @@ struct cli_options {
  * cli_options_free() either way.
  */
 int cli_parse(int argc, char **argv, struct cli_options *o, FILE *err);
+/* o with every option at its default (no command, no operand), as cli_parse() starts. */
+void cli_options_init(struct cli_options *o);
 void cli_options_free(struct cli_options *o);
 
 /**
@@ -105,6 +107,12 @@ unsigned cli_jobs(unsigned jobs, unsigned max_default);
  */
 char *cli_pack_dir(const char *patterns_opt, const char *env_patterns, const char *exe_path);
 
+/* A usage error: "gotcha: <problem>" and the --help hint on err; returns CLI_EXIT_ERROR. */
+int cli_bad_usage(FILE *err, const char *fmt, ...) AZ_PRINTF(2, 3);
+/* A plain decimal number (digits only, no more digits than hi has) within [lo, hi]; 0 on
+ * success. */
+int cli_parse_whole(const char *arg, uint64_t lo, uint64_t hi, uint64_t *out);
+
 /* ---- commands (cli_scan.c, cli_catalog.c) ---- */
 int cli_cmd_scan(const struct cli_options *o, FILE *out, FILE *err);
 int cli_cmd_stage_ingest(const struct cli_options *o, FILE *out, FILE *err);
@@ -112,6 +120,11 @@ int cli_cmd_list(const struct cli_options *o, FILE *out, FILE *err);
 int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err);
 int cli_cmd_patterns(const struct cli_options *o, FILE *out, FILE *err);
 int cli_cmd_batch(const struct cli_options *o, FILE *out, FILE *err); /* batch.c */
+/* The live commands take their own argv (argv[0] is the command word): cli_preflight.c,
+ * cli_record.c, cli_collect.c. */
+int cli_cmd_preflight(int argc, char **argv, FILE *out, FILE *err);
+int cli_cmd_record(int argc, char **argv, FILE *out, FILE *err);
+int cli_cmd_collect(int argc, char **argv, FILE *out, FILE *err);
 
 struct match_pack;
 /* Load the pack the options name (cli_pack_dir() plus --extra-patterns); on failure print the

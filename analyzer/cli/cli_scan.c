@@ -13,7 +13,6 @@
 #include "report/report.h"
 #include "tokenize/tok.h"
 
-
 static const char *const stdin_paths[] = {"-"};
 
 static void print_warning(FILE *err, const char *text)

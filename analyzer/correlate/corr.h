@@ -117,12 +117,12 @@ struct corr_skip {
 };
 
 struct corr_context {
-    int is_gb10;       /* 1 seen, 0 contrary evidence (other GPU), -1 unknown */
-    char *gpu_name;    /* "NVIDIA GB10" or "" */
-    char *arch;        /* "aarch64", "x86_64" or "" */
-    char *cuda_driver; /* nvidia-smi "CUDA Version", "" */
-    char *cuda_torch;  /* torch.version.cuda / collect_env, "" */
-    int in_container;  /* 1 marker seen, 0 bare host seen, -1 unknown */
+    int is_gb10;               /* 1 seen, 0 contrary evidence (other GPU), -1 unknown */
+    char *gpu_name;            /* "NVIDIA GB10" or "" */
+    char *arch;                /* "aarch64", "x86_64" or "" */
+    char *cuda_driver;         /* nvidia-smi "CUDA Version", "" */
+    char *cuda_torch;          /* torch.version.cuda / collect_env, "" */
+    int in_container;          /* 1 marker seen, 0 bare host seen, -1 unknown */
     const char *platform;      /* assumed: "gb10", "other" or "unknown" (static) */
     const char *platform_from; /* "inputs", "--platform", "GOTCHA_PLATFORM" or "" (static) */
 };

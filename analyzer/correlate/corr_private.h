@@ -323,9 +323,9 @@ void corr_timeline_events(const struct corr_state *st, struct corr_result *r);
 void corr_context_build(struct corr_state *st);
 void corr_detect_all(struct corr_state *st);
 /* Add a claim for entry e; takes ownership of note, summary and reason (each may be NULL). */
-struct corr_claim *corr_claim_add(struct corr_state *st, const struct match_entry *e,
-                                  double weight, double factor, const struct corr_rec *rec,
-                                  char *note, char *summary, char *reason);
+struct corr_claim *corr_claim_add(struct corr_state *st, const struct match_entry *e, double weight,
+                                  double factor, const struct corr_rec *rec, char *note,
+                                  char *summary, char *reason);
 /* Weight of a signature's evidence, from its strength, lowered by its entry's version-change
  * rule when its hits name only packages the rule does not care about (other_weight). */
 double corr_sig_weight(const struct corr_state *st, const struct match_sig *sig);
@@ -352,7 +352,6 @@ void corr_rules_run(struct corr_state *st);
 double corr_rule_num(const struct corr_rule_run *rr, const char *name); /* NAN when absent */
 const char *corr_rule_str(const struct corr_rule_run *rr, const char *name);
 const struct match_value *corr_rule_list(const struct corr_rule_run *rr, const char *name);
-int corr_rule_has_outcome(const struct corr_rule_run *rr, const char *outcome);
 /* A claim for the rule's entry from one of its outcomes (NULL when the pack leaves that outcome
  * out): its weight, factor or cap, note and sentence, rendered with vars. */
 struct corr_claim *corr_rule_claim(struct corr_rule_run *rr, const char *outcome,

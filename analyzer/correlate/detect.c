@@ -26,9 +26,9 @@
 #define VN(n, v) ((struct corr_var){n, (v), NULL})
 #define VS(n, v) ((struct corr_var){n, NAN, (v)})
 
-struct corr_claim *corr_claim_add(struct corr_state *st, const struct match_entry *e,
-                                  double weight, double factor, const struct corr_rec *rec,
-                                  char *note, char *summary, char *reason)
+struct corr_claim *corr_claim_add(struct corr_state *st, const struct match_entry *e, double weight,
+                                  double factor, const struct corr_rec *rec, char *note,
+                                  char *summary, char *reason)
 {
     az_grow((void **)&st->claims, &st->capclaims, st->nclaims + 1, sizeof *st->claims);
     struct corr_claim *c = &st->claims[st->nclaims++];
@@ -61,8 +61,7 @@ static void visit_tramp(void *vctx, const struct corr_rec *r)
 }
 
 /* Every kept record of the entry (or, e NULL, of every entry). */
-static void each_rec(struct corr_state *st, const struct match_entry *e, rec_visit_fn fn,
-                     void *ctx)
+static void each_rec(struct corr_state *st, const struct match_entry *e, rec_visit_fn fn, void *ctx)
 {
     struct visit_ctx v = {st, fn, ctx};
     for (size_t s = 0; s < st->nsigs; s++) {
@@ -136,8 +135,7 @@ static const struct corr_rec *entry_earliest(const struct corr_state *st,
 static const struct corr_rec *find_sig_rec(const struct corr_state *st, const char *sig_id)
 {
     const struct match_sig *s = sig_id ? match_pack_find_sig(st->pack, sig_id) : NULL;
-    return s && s->index < st->nsigs && st->sigs[s->index] ? corr_sig_earliest(st, s->index)
-                                                           : NULL;
+    return s && s->index < st->nsigs && st->sigs[s->index] ? corr_sig_earliest(st, s->index) : NULL;
 }
 
 /* Earliest kept record of any signature with the tag (of a gotcha or common entry and not
@@ -150,9 +148,9 @@ static const struct corr_rec *tag_earliest(const struct corr_state *st, const ch
         if (!st->sigs[s]) continue;
         const struct match_sig *sig = match_pack_sig(st->pack, s);
         if (!match_sig_has_tag(sig, tag)) continue;
-        if (failures_only && (sig->strength == MATCH_CONTEXT ||
-                              (sig->entry->family != MATCH_FAMILY_GOTCHA &&
-                               sig->entry->family != MATCH_FAMILY_COMMON)))
+        if (failures_only &&
+            (sig->strength == MATCH_CONTEXT || (sig->entry->family != MATCH_FAMILY_GOTCHA &&
+                                                sig->entry->family != MATCH_FAMILY_COMMON)))
             continue;
         const struct corr_rec *r = corr_sig_earliest(st, s);
         if (r && (!best || corr_rec_cmp(st, r, best) < 0)) best = r;
@@ -399,7 +397,6 @@ int corr_rec_is_error(const struct corr_rec *r)
     return r->level == TOK_LEVEL_WARN && r->sig && r->sig->strength >= MATCH_STRONG;
 }
 
-
 /* ---- signature weights ---- */
 
 /* The weight of each strength: decisive names the cause alone (above the 0.35 threshold with
@@ -564,9 +561,9 @@ void corr_prim_plateau(struct corr_rule_run *rr)
         }
     }
     double dur = best_n ? b->pts[best_lo + best_n - 1].t - b->pts[best_lo].t : 0;
-    int long_enough = best_n >= min_points &&
-                      (dur >= N("min_secs") ||
-                       (b->approx && b->tkind == AZ_TIME_NONE && best_n >= untimed));
+    int long_enough =
+        best_n >= min_points &&
+        (dur >= N("min_secs") || (b->approx && b->tkind == AZ_TIME_NONE && best_n >= untimed));
     /* at most one sample in above_share above the band: a plateau, not a dip under load */
     if (!(long_enough && above * one_in < b->n)) {
         if (b->n >= min_points) {
@@ -587,10 +584,15 @@ void corr_prim_plateau(struct corr_rule_run *rr)
               : dur >= 90 ? az_xasprintf("%.0f min", dur / 60)
                           : az_xasprintf("%.0f s", dur);
     const char *outcome = tc >= 2 && (tl - tf >= N("rise") || tmax >= N("hot")) ? "hot"
-                          : tc >= 2                                          ? "steady"
-                                                                             : "alone";
-    struct corr_var v[] = {VN("min", pmin),  VN("max", pmax), VS("dur", d),         VN("first", tf),
-                           VN("last", tl),   VN("peak", peak), VN("value", b->pts[best_lo].v)};
+                          : tc >= 2                                             ? "steady"
+                                                                                : "alone";
+    struct corr_var v[] = {VN("min", pmin),
+                           VN("max", pmax),
+                           VS("dur", d),
+                           VN("first", tf),
+                           VN("last", tl),
+                           VN("peak", peak),
+                           VN("value", b->pts[best_lo].v)};
     char text[256];
     corr_rule_text(rr, outcome, v, AZ_ARRAY_LEN(v), text, sizeof text);
     const struct corr_rec *rec = series_rec(st, b, best_lo, text);
@@ -669,8 +671,8 @@ void corr_prim_change_point(struct corr_rule_run *rr)
     if (!d.found) return;
     const struct corr_sbuild *b = &st->series[d.series];
     double slack = N("align_slack_secs");
-    int aligned = !isnan(slack) && !isnan(rr->plateau_t0) &&
-                  (b->approx || d.t >= rr->plateau_t0 - slack);
+    int aligned =
+        !isnan(slack) && !isnan(rr->plateau_t0) && (b->approx || d.t >= rr->plateau_t0 - slack);
     const char *outcome = aligned ? "aligned" : "drop";
     struct corr_var v[] = {VN("before", d.before), VN("after", d.after), VS("unit", b->unit),
                            VN("pct", d.pct), VS("at", "")};
@@ -1107,12 +1109,10 @@ void corr_prim_coresident(struct corr_rule_run *rr)
     const struct corr_rec *cfg = find_fact(st, entry_of(st, S("config")), S("util_fact"));
     if (!cfg) cfg = find_fact(st, self, S("util_fact"));
     double util = fact_num(cfg, S("util_fact"));
-    struct corr_var v[] = {VN("count", (double)heavy),
-                           VS("list", desc.data ? desc.data : ""),
-                           VN("gib", heavy_gib),
-                           VN("pool", pool),
-                           VN("util", util),
-                           VN("hosts", hs.n >= 2 ? (double)hs.n : nm.v)};
+    struct corr_var v[] = {
+        VN("count", (double)heavy), VS("list", desc.data ? desc.data : ""),
+        VN("gib", heavy_gib),       VN("pool", pool),
+        VN("util", util),           VN("hosts", hs.n >= 2 ? (double)hs.n : nm.v)};
     size_t nv = AZ_ARRAY_LEN(v);
     if (heavy >= 2)
         corr_rule_claim(rr, "second_process", second, v, nv);
@@ -1127,7 +1127,8 @@ void corr_prim_coresident(struct corr_rule_run *rr)
         corr_rule_claim(rr, "default_cap", srv, v, nv);
     else if (!isnan(util) && util <= N("util_cap") && !near_full)
         corr_rule_claim(rr, "capped", cfg, v, nv);
-    if (!coloc && !entry_hit(st, self)) corr_rule_claim(rr, p.n ? "none_heavy" : "none", NULL, v, nv);
+    if (!coloc && !entry_hit(st, self))
+        corr_rule_claim(rr, p.n ? "none_heavy" : "none", NULL, v, nv);
     az_buf_free(&desc);
 }
 
@@ -1196,7 +1197,8 @@ void corr_prim_quant_arch(struct corr_rule_run *rr)
         else
             corr_rule_claim(rr, "quant_only", qr, v, nv);
     }
-    if (!isnan(f4) && !isnan(f8) && f8 > 0) corr_rule_claim(rr, f4 < f8 ? "slower" : "faster", qr, v, nv);
+    if (!isnan(f4) && !isnan(f8) && f8 > 0)
+        corr_rule_claim(rr, f4 < f8 ? "slower" : "faster", qr, v, nv);
 }
 
 /* ---- version-change: packages replaced between two states of the environment ---- */
@@ -1307,8 +1309,8 @@ void corr_prim_tp_nodes(struct corr_rule_run *rr)
     const char *how = !isnan(nn) && nn >= 2 ? S("how_nodes")
                       : hs.n >= 2           ? S("how_hosts")
                                             : S("how_spans");
-    struct corr_var v[] = {VN("tp", tp), VS("nodes", !isnan(nn) && nn >= 3 ? S("several") : S("two")),
-                           VS("how", how)};
+    struct corr_var v[] = {
+        VN("tp", tp), VS("nodes", !isnan(nn) && nn >= 3 ? S("several") : S("two")), VS("how", how)};
     size_t nv = AZ_ARRAY_LEN(v);
     if (!isnan(tp) && tp >= 2 && multi) {
         corr_rule_claim(rr, "across", tr, v, nv);
@@ -1374,7 +1376,7 @@ void corr_prim_after_context(struct corr_rule_run *rr)
      * loss_ratio of the first */
     if (huge * (size_t)N("huge_share") < g->n || last < N("loss_ratio") * first) return;
     struct corr_var v[] = {VN("huge", (double)huge), VN("n", (double)g->n), VN("gmax", gmax),
-                           VN("first", first), VN("last", last), VS("at", "")};
+                           VN("first", first),       VN("last", last),      VS("at", "")};
     char text[256];
     corr_rule_text(rr, "diverged", v, AZ_ARRAY_LEN(v), text, sizeof text);
     corr_rule_claim(rr, "diverged", series_rec(st, g, 0, text), v, AZ_ARRAY_LEN(v));
@@ -1391,7 +1393,8 @@ static void last_line_visit(struct corr_state *st, void *vctx, const struct corr
 {
     struct last_scan *l = vctx;
     if (l->done || r->file >= st->nfiles || !r->sig) return;
-    if (r->line == st->files[r->file].last_line && match_sig_has_tag(r->sig, corr_rule_str(l->rr, "tag"))) {
+    if (r->line == st->files[r->file].last_line &&
+        match_sig_has_tag(r->sig, corr_rule_str(l->rr, "tag"))) {
         corr_rule_claim(l->rr, "last", r, NULL, 0);
         l->done = 1;
     }
@@ -1457,8 +1460,8 @@ void corr_detect_all(struct corr_state *st)
         char set_by[48];
         snprintf(set_by, sizeof set_by, "set by %s", st->ctx.platform_from);
         const char *gpu = st->cfg->platform == CORR_PLATFORM_OTHER ? set_by
-                          : *st->ctx.gpu_name                       ? st->ctx.gpu_name
-                                                                    : "other GPU";
+                          : *st->ctx.gpu_name                      ? st->ctx.gpu_name
+                                                                   : "other GPU";
         struct corr_var v[] = {VS("gpu", gpu)};
         corr_claim_add(st, e, 0, e->scope.factor, NULL, NULL, NULL,
                        corr_rule_render(e->scope.says, v, AZ_ARRAY_LEN(v)));

@@ -57,8 +57,7 @@ static const struct prim prims[] = {
     {"build-vs-driver", corr_prim_build_driver,
      "built:s driver:s cleared:s unless_fact:s with_entry:e", "mismatch mismatch_gb10 with cleared",
      "built driver"},
-    {"quant-arch", corr_prim_quant_arch,
-     "quant_fact:s quant:s arch_fact:s arch_ok:l compare:s",
+    {"quant-arch", corr_prim_quant_arch, "quant_fact:s quant:s arch_fact:s arch_ok:l compare:s",
      "no_arch arch_ok quant_only slower faster", "list pct quant_tps compare_tps"},
     {"version-change", corr_prim_version_change,
      "package_fact:s old_fact:s new_fact:s key_packages:l image_tag:s other_weight:n "
@@ -72,8 +71,8 @@ static const struct prim prims[] = {
      "context:e grad_series:s loss_series:s min_points:n huge:n huge_share:n loss_ratio:n",
      "failed diverged", "at huge n gmax first last"},
     {"last-line", corr_prim_last_line, "tag:t", "last", ""},
-    {"requested-not-used", corr_prim_requested,
-     "request:g chosen:g banner:g", "both chosen banner", "request"},
+    {"requested-not-used", corr_prim_requested, "request:g chosen:g banner:g", "both chosen banner",
+     "request"},
     {"dated-before", corr_prim_dated_before, "date:s", "before", "dated date"},
 };
 
@@ -113,8 +112,7 @@ static int word_in(const char *list, const char *word, size_t n, char *type, int
 
 /* Report every "{name...}" of a template that is not a variable of the primitive, and every
  * bad format ("{x:.1f}": flags, width, precision, then one of f g e). */
-static size_t check_template(const char *where, const char *t, const char *vars,
-                             struct az_buf *err)
+static size_t check_template(const char *where, const char *t, const char *vars, struct az_buf *err)
 {
     size_t bad = 0;
     for (const char *p = t ? strchr(t, '{') : NULL; p; p = strchr(p + 1, '{')) {
@@ -154,9 +152,9 @@ static size_t check_ref(const struct match_pack *pack, const char *where, char t
     int want_list = type == 'l' || type == 'k';
     if ((type == 'n' && isnan(v->num)) || (want_str && !v->str) || (want_list && !v->list)) {
         az_buf_printf(err, "%s: param \"%s\" must be a %s\n", where, v->name,
-                      type == 'n'  ? "number"
-                      : want_str   ? "string"
-                                   : "list of strings");
+                      type == 'n' ? "number"
+                      : want_str  ? "string"
+                                  : "list of strings");
         return 1;
     }
     if (type == 'e' && !match_pack_find_entry(pack, v->str)) {
@@ -175,8 +173,9 @@ static size_t check_ref(const struct match_pack *pack, const char *where, char t
         return 1;
     }
     if (type == 'c' && strcmp(v->str, "smi-memory-na") && strcmp(v->str, "page-cache-kb")) {
-        az_buf_printf(err, "%s: param \"%s\": unknown counter \"%s\" (smi-memory-na or "
-                           "page-cache-kb)\n",
+        az_buf_printf(err,
+                      "%s: param \"%s\": unknown counter \"%s\" (smi-memory-na or "
+                      "page-cache-kb)\n",
                       where, v->name, v->str);
         return 1;
     }
@@ -304,11 +303,6 @@ const struct match_value *corr_rule_list(const struct corr_rule_run *rr, const c
 {
     const struct match_value *v = match_rule_value(rr->rule, name);
     return v && v->list ? v : NULL;
-}
-
-int corr_rule_has_outcome(const struct corr_rule_run *rr, const char *outcome)
-{
-    return match_rule_outcome(rr->rule, outcome) != NULL;
 }
 
 /* Append template t with the variables substituted. */

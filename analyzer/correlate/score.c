@@ -325,7 +325,7 @@ void corr_score(struct corr_state *st, struct corr_result *r)
             }
             if (!ro->reason)
                 ro->reason = az_xstrdup(c->e->ruled_out && *c->e->ruled_out ? c->e->ruled_out
-                                                                           : "no evidence");
+                                                                            : "no evidence");
         }
     }
     /* ruled out in pack order, so the list reads G1..G10 */

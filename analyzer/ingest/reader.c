@@ -1055,6 +1055,11 @@ static enum az_status descend(struct ingest_reader *r, struct ingest_member *m)
             r->st.skipped++;
             return AZ_FAIL;
         }
+        if (az_starts_with(r->head, r->head_len, INGEST_OWN_REPORT_MARK)) {
+            set_error(r, top_display(r), "gotcha's own report (gotcha collect), not an input");
+            r->st.skipped++;
+            return AZ_FAIL;
+        }
         fill_member(r, m);
         r->have_member = 1;
         r->st.members++;

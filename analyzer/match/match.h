@@ -129,8 +129,8 @@ struct match_sig {
     size_t index; /* position in the pack, 0..match_pack_sig_count()-1 */
     enum match_role role;
     size_t ntags;
-    const char *const *tags; /* its own tags and its entry's */
-    double contrary_factor;  /* role contrary: multiplies its entry's score (else 1) */
+    const char *const *tags;   /* its own tags and its entry's */
+    double contrary_factor;    /* role contrary: multiplies its entry's score (else 1) */
     const char *contrary_says; /* role contrary: the reason the report prints, else NULL */
 };
 
@@ -194,7 +194,8 @@ const char *match_role_name(enum match_role r);
 
 /**
  * match_pack_check() : run every signature's examples: each "match" line must match (and yield
- * every declared fact) and each "no_match" line must not. Appends one line per failure to report.
+ * every declared fact) and each "no_match" line must not, each line taken as the scan hands it to
+ * the regexes (past its prefixes, tok_prefix_strip()). Appends one line per failure to report.
  * @return the number of failures.
  */
 size_t match_pack_check(const struct match_pack *p, struct az_buf *report);

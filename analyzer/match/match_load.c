@@ -208,9 +208,11 @@ static int site_id(const char *id)
 static const char *entry_id_problem(enum match_family f, const char *id)
 {
     switch (f) {
-    case MATCH_FAMILY_GOTCHA: return gotcha_number(id) || site_id(id) ? NULL
-                                      : "gotcha ids are G<n> or a site id <SITE>.<name> "
-                                        "(SITE: capitals and digits, not C, CTX, SERIES or G<n>)";
+    case MATCH_FAMILY_GOTCHA:
+        return gotcha_number(id) || site_id(id)
+                   ? NULL
+                   : "gotcha ids are G<n> or a site id <SITE>.<name> "
+                     "(SITE: capitals and digits, not C, CTX, SERIES or G<n>)";
     case MATCH_FAMILY_COMMON:
         return strncmp(id, "C.", 2) == 0 && valid_name_chars(id + 2) ? NULL
                                                                      : "common ids are C.<name>";
@@ -329,9 +331,9 @@ static int sig_compile(struct loader *ld, struct match_sig_priv *s, const char *
     return 0;
 }
 
-static const char *const sig_fields[] = {"id",      "kinds",    "strength", "regex",  "literals",
-                                         "facts",   "summary",  "note",     "examples", "sources",
-                                         "role",    "tags",     "contrary", NULL};
+static const char *const sig_fields[] = {"id",    "kinds",   "strength", "regex",    "literals",
+                                         "facts", "summary", "note",     "examples", "sources",
+                                         "role",  "tags",    "contrary", NULL};
 
 /* A tag: lowercase letters, digits and '-' ("oom", "pip-change"). */
 static int valid_tag(const char *t)
@@ -455,8 +457,9 @@ static struct match_sig_priv *load_sig(struct loader *ld, const struct match_ent
         char cwhat[300];
         snprintf(cwhat, sizeof(cwhat), "%s: contrary", what);
         if (!contrary || !json_is_object(contrary)) {
-            problem(ld, what, "role \"contrary\" needs \"contrary\": {\"factor\", \"says\", "
-                              "\"why\"}");
+            problem(ld, what,
+                    "role \"contrary\" needs \"contrary\": {\"factor\", \"says\", "
+                    "\"why\"}");
         } else {
             check_fields(ld, cwhat, contrary, cfields);
             double f = get_num(ld, cwhat, contrary, "factor", 1, 0, 1);
@@ -544,7 +547,7 @@ static void entry_add_sig(struct match_entry_priv *e, const struct match_sig *s)
 }
 
 static const char *const entry_fields[] = {
-    "id",    "family", "title",     "symptom", "cause",    "check", "fix",
+    "id",         "family", "title",     "symptom", "cause",    "check", "fix",
     "signatures", "scope",  "ruled_out", "tags",    "explains", "rules", NULL};
 
 /* "params": {"name": {"value": 80, "why": "..."}} of a rule. */
@@ -617,8 +620,8 @@ static void load_outcomes(struct loader *ld, const char *what, json_t *outs, str
             problem(ld, owhat, "must be an object");
             continue;
         }
-        static const char *const ofields[] = {"weight", "factor", "cap",  "note",
-                                              "says",   "text",   "mark", "why", NULL};
+        static const char *const ofields[] = {"weight", "factor", "cap", "note", "says",
+                                              "text",   "mark",   "why", NULL};
         check_fields(ld, owhat, v, ofields);
         double w = get_num(ld, owhat, v, "weight", 0, 0, 1);
         double f = get_num(ld, owhat, v, "factor", 0, 0, 1);
@@ -644,8 +647,8 @@ static void load_outcomes(struct loader *ld, const char *what, json_t *outs, str
 
 /* The gotcha data model of an entry: scope, ruled_out, tags, explains, rules. An extra pack
  * may add tags, explains and rules to an entry; scope and ruled_out are the base pack's. */
-static void load_model(struct loader *ld, const char *what, json_t *je,
-                       struct match_entry_priv *e, int fresh)
+static void load_model(struct loader *ld, const char *what, json_t *je, struct match_entry_priv *e,
+                       int fresh)
 {
     int gotcha = e->pub.family == MATCH_FAMILY_GOTCHA;
     static const char *const gotcha_only[] = {"scope", "ruled_out", "explains", "rules"};
@@ -667,8 +670,9 @@ static void load_model(struct loader *ld, const char *what, json_t *je,
         snprintf(swhat, sizeof(swhat), "%s: scope", what);
         static const char *const sfields[] = {"platform", "factor", "says", "why", NULL};
         if (!json_is_object(scope)) {
-            problem(ld, swhat, "must be \"any\" or {\"platform\": \"gb10\", \"factor\", \"says\", "
-                               "\"why\"}");
+            problem(ld, swhat,
+                    "must be \"any\" or {\"platform\": \"gb10\", \"factor\", \"says\", "
+                    "\"why\"}");
         } else {
             check_fields(ld, swhat, scope, sfields);
             const char *pl = get_str(ld, swhat, scope, "platform", 1);
@@ -954,8 +958,7 @@ static void link_model(struct loader *ld)
             struct match_explains *x = (struct match_explains *)(uintptr_t)&e->explains[k];
             const struct match_entry_priv *t = x->id ? find_entry(p, x->id) : NULL;
             if (!t || t->pub.family != MATCH_FAMILY_GOTCHA)
-                problem(ld, e->id, "explains \"%s\": no such gotcha entry",
-                        x->id ? x->id : "");
+                problem(ld, e->id, "explains \"%s\": no such gotcha entry", x->id ? x->id : "");
             else if (&t->pub == e)
                 problem(ld, e->id, "explains itself");
             else

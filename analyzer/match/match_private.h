@@ -87,9 +87,9 @@ struct match_pack {
     size_t nsigs, cap_sigs;
     char **strings; /* every owned string of the public structs */
     size_t nstrings, cap_strings;
-    size_t max_facts;          /* largest nfacts of any signature */
-    uint32_t max_groups;       /* largest capture count of any regex */
-    void **blocks;             /* owned arrays of the entries' data model (tags, rules, ...) */
+    size_t max_facts;    /* largest nfacts of any signature */
+    uint32_t max_groups; /* largest capture count of any regex */
+    void **blocks;       /* owned arrays of the entries' data model (tags, rules, ...) */
     size_t nblocks, cap_blocks;
     pcre2_match_context *mctx; /* the limits; copied by each scanner */
     struct match_searcher search;

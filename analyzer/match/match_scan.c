@@ -393,6 +393,15 @@ size_t match_scanner_limit_hits(const struct match_scanner *s, struct az_buf *er
 
 /* ---- examples ---- */
 
+/* What the scan hands the regexes of example line ex (tok_prefix_strip()): its body. */
+static const char *example_body(const char *ex, size_t *len)
+{
+    struct tok_prefix pf;
+    tok_prefix_strip(ex, strlen(ex), TOK_PREFIX_MESSAGE, &pf);
+    *len = pf.body_len;
+    return ex + pf.body;
+}
+
 size_t match_pack_check(const struct match_pack *p, struct az_buf *report)
 {
     size_t fails = 0;
@@ -401,8 +410,9 @@ size_t match_pack_check(const struct match_pack *p, struct az_buf *report)
         const struct match_sig_priv *s = p->sigs[i];
         const char *id = s->pub.id;
         for (size_t e = 0; e < s->nex_match; e++) {
-            const char *line = s->ex_match[e];
-            size_t len = strlen(line);
+            /* an example is checked as the scan sees its line: past the line's prefixes */
+            size_t len;
+            const char *line = example_body(s->ex_match[e], &len);
             int has_lit = 0;
             for (size_t l = 0; l < s->nliterals && !has_lit; l++)
                 has_lit = match_contains_lower(line, len, s->literals[l], strlen(s->literals[l]));
@@ -438,8 +448,9 @@ size_t match_pack_check(const struct match_pack *p, struct az_buf *report)
             }
         }
         for (size_t e = 0; e < s->nex_nomatch; e++) {
-            const char *line = s->ex_nomatch[e];
-            int rc = run_regex(s, line, strlen(line), sc->md, sc->mctx);
+            size_t len;
+            const char *line = example_body(s->ex_nomatch[e], &len);
+            int rc = run_regex(s, line, len, sc->md, sc->mctx);
             if (rc != PCRE2_ERROR_NOMATCH) {
                 fails++;
                 az_buf_printf(report, "%s: no_match example %zu %s: %s\n", id, e,

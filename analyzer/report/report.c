@@ -204,7 +204,12 @@ char *rpt_context_text(const struct corr_result *r)
     const struct corr_context *x = &r->context;
     struct az_buf b = AZ_BUF_INIT;
     const char *sep = "";
-    if (x->is_gb10 == 1) {
+    /* a platform the user set is said as such, whatever the inputs show */
+    int forced = x->platform_from && x->platform_from[0] && strcmp(x->platform_from, "inputs");
+    if (forced) {
+        az_buf_printf(&b, "%s (%s)", x->is_gb10 == 1 ? "GB10" : "not a GB10", x->platform_from);
+        sep = ", ";
+    } else if (x->is_gb10 == 1) {
         az_buf_puts(&b, "GB10");
         sep = ", ";
     } else if (x->gpu_name && x->gpu_name[0]) {
@@ -344,8 +349,7 @@ const char *rpt_none_title(struct rpt *c)
     struct az_buf b = AZ_BUF_INIT;
     az_buf_puts(&b, "No known gotcha (none of ");
     if (first) az_buf_printf(&b, first == last ? "%s" : "%s\xe2\x80\x93%s", first, last);
-    for (size_t i = 0; i < nsite; i++)
-        az_buf_printf(&b, "%s%s", first || i ? ", " : "", site[i]);
+    for (size_t i = 0; i < nsite; i++) az_buf_printf(&b, "%s%s", first || i ? ", " : "", site[i]);
     if (more) az_buf_printf(&b, " and %zu more", more);
     if (!first && !nsite) az_buf_puts(&b, "the pack's gotchas");
     az_buf_putc(&b, ')');

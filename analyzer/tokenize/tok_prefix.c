@@ -11,7 +11,8 @@
  * Conversions (every field has a length cap, so a failed attempt is cheap):
  *   %s  compose service ending in "-N" / "_N"   -> service      %S  any compose container name
  *   %c  Kubernetes container name  -> service                   %o  pod name -> pod
- *   %h  host name -> host          %H  host with a digit or '-'  %a  Ray's node address -> ip
+ *   %h  host name -> host   %H  a host with a digit or '-' (an IPv4 address -> ip)
+ *   %a  Ray's node address -> ip
  *   %g  syslog tag, with an optional "[pid]" -> service, pid
  *   %P  process / actor name (Ray's may hold ':' and '(') -> process
  *   %R  a role word and its number, "rank3" / "default0" -> process, rank
@@ -277,6 +278,21 @@ static size_t sglang_tags(const char *p, size_t end, size_t i, struct caps *c)
     return j;
 }
 
+/* A dotted address names a machine too, but not the way NCCL's host names do: a launcher's
+ * address is kept as an ip, so one machine seen both ways is not counted as two hosts. (A syslog
+ * host stays a host, an address or not, as syslog wrote it.) */
+static int is_ipv4(const char *p, size_t n)
+{
+    size_t dots = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (p[k] == '.')
+            dots++;
+        else if (!is_digit((unsigned char)p[k]))
+            return 0;
+    }
+    return dots == 3;
+}
+
 /* Does a value of a compose service look like "name-N" / "name_N"? */
 static int replica_suffix(const char *p, size_t i, size_t n)
 {
@@ -316,6 +332,7 @@ static int match_tmpl(const char *p, size_t end, size_t i, const char *t, struct
                 while (k < n && p[i + k] != '-' && !is_digit((unsigned char)p[i + k])) k++;
                 if (k == n) return 0;
             }
+            if (conv == 'H' && is_ipv4(p + i, n)) conv = 'a'; /* a hostfile of addresses */
             put(c,
                 conv == 'o'                  ? CAP_POD
                 : conv == 'h' || conv == 'H' ? CAP_HOST

@@ -20,3 +20,6 @@ GOTCHA_PLATFORM=other "$GOTCHA_BIN" scan -f json --platform auto $(find $g4 -typ
 GOTCHA_PLATFORM=gb10 "$GOTCHA_BIN" scan -f json $(find $h100 -type f ! -name expected.json | sort) | summ
 "$GOTCHA_BIN" scan --platform mars $g4/train.log; echo "exit $?"
 GOTCHA_PLATFORM=mars "$GOTCHA_BIN" scan $g4/train.log; echo "exit $?"
+# the text header says a platform the user set as such
+"$GOTCHA_BIN" scan --platform other $g4/train.log | sed -n 1p | sed 's/.*· //'
+GOTCHA_PLATFORM=gb10 "$GOTCHA_BIN" scan $(find $h100 -type f ! -name expected.json | sort) | sed -n 1p | sed 's/.*· //'

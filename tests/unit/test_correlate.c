@@ -142,7 +142,6 @@ static void write_file(const char *sub, const char *name, const char *text)
     fclose(f);
 }
 
-
 /* The shipped pack's directory (make unit sets GOTCHA_PATTERNS; GOTCHA_TOP/patterns otherwise). */
 static void shipped_dir(char *dir, size_t n)
 {
@@ -166,8 +165,8 @@ static char *with_shipped_model(const char *text)
     json_t *tentries = json_object_get(test, "entries");
     char dir[1024];
     shipped_dir(dir, sizeof dir);
-    static const char *const files[] = {"G1.json", "G2.json", "G3.json", "G4.json",
-                                        "G5.json", "G6.json", "G7.json", "G8.json",
+    static const char *const files[] = {"G1.json", "G2.json",  "G3.json",     "G4.json",
+                                        "G5.json", "G6.json",  "G7.json",     "G8.json",
                                         "G9.json", "G10.json", "common.json", "context.json"};
     for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
         char path[1200];

@@ -446,6 +446,33 @@ Test(match, declared_literal_missing_from_example_fails_check)
     az_buf_free(&rep);
 }
 
+Test(match, examples_are_checked_past_their_prefixes)
+{
+    /* an anchored signature's example pasted from a vLLM server log (the EngineCore tag and the
+     * logger header of vllm-project/vllm#45784): the check sees what the scan would, the message;
+     * a no_match line whose only "match" is in its prefix passes too */
+    const char *s =
+        sig_json("G3.exc", "^(?<exception>[A-Za-z.]*Error): CUDA out of memory", "",
+                 "(EngineCore_DP0 pid=1362711) ERROR 06-22 10:58:02 [core.py:1195] "
+                 "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2 GiB",
+                 "sglang-1  | retried after torch.OutOfMemoryError: CUDA out of memory");
+    struct az_buf err = AZ_BUF_INIT, rep = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(s)), &p, &err), AZ_OK, "%s", err.data);
+    cr_expect_eq(match_pack_check(p, &rep), 0, "%s", rep.data ? rep.data : "");
+    /* the regex matches the body, not the whole line: without the stripping the check fails */
+    const struct match_sig *sig = match_pack_find_sig(p, "G3.exc");
+    cr_assert_not_null(sig);
+    const char *body = "torch.OutOfMemoryError: CUDA out of memory";
+    cr_expect_eq(match_sig_exec(sig, body, strlen(body)), 1);
+    const char *whole = "(EngineCore_DP0 pid=1) ERROR 06-22 10:58:02 [core.py:1195] " /* */
+                        "torch.OutOfMemoryError: CUDA out of memory";
+    cr_expect_eq(match_sig_exec(sig, whole, strlen(whole)), 0);
+    match_pack_free(p);
+    az_buf_free(&err);
+    az_buf_free(&rep);
+}
+
 /* ---- (4) prefilter vs brute force ---- */
 
 static const char *const fuzz_regexes[] = {

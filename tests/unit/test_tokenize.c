@@ -1198,11 +1198,17 @@ Test(tokenize, prefix_pdsh_host_then_deepspeed_logger)
                        "dist_world_size=16";
     struct stripped s = strip(line);
     cr_assert_str_eq(s.layers, "pdsh+deepspeed");
-    cr_assert_str_eq(s.host, "104.171.201.172");
+    cr_assert_str_eq(s.ip, "104.171.201.172", "a hostfile of addresses names no host");
+    cr_assert_str_eq(s.host, "");
     cr_assert_str_eq(s.source, "launch.py:247:main");
     cr_assert_eq(s.level, TOK_LEVEL_INFO);
     cr_assert_str_eq(s.body, "dist_world_size=16");
     ASSERT_TIME(s.time, AZ_TIME_ABS, abs_usec(2023, 4, 16, 2, 38, 19, 113000));
+    s = strip("worker-1: [2023-04-16 02:38:19,113] [INFO] [launch.py:229:main] WORLD INFO DICT");
+    cr_assert_str_eq(s.host, "worker-1");
+    cr_assert_str_eq(lane(TOK_KIND_TRAIN, "worker-1: [2023-04-16 02:38:19,113] [INFO] "
+                                          "[launch.py:229:main] WORLD INFO DICT"),
+                     "worker-1");
     /* near miss: an exception whose message starts with a bracket is no host */
     ASSERT_KEPT("OSError: [Errno 28] No space left on device");
 }
@@ -1401,4 +1407,11 @@ Test(tokenize, prefix_strip_up_to_a_class)
     cr_assert_eq(pf.layer[2].timed, 1);
     cr_assert_eq(pf.body_len, 1);
     free(r.p);
+}
+
+Test(tokenize, lane_syslog_host_may_be_an_address)
+{
+    /* rsyslog forwarding by address: the host field is what syslog wrote, and it stays the lane */
+    cr_assert_str_eq(lane(TOK_KIND_KERNEL, "Nov 29 10:12:55 10.0.0.5 kernel: NVRM: Xid 79"),
+                     "10.0.0.5");
 }
