@@ -383,6 +383,7 @@ void corr_prim_tp_nodes(struct corr_rule_run *rr);
 void corr_prim_after_context(struct corr_rule_run *rr);
 void corr_prim_last_line(struct corr_rule_run *rr);
 void corr_prim_requested(struct corr_rule_run *rr);
+void corr_prim_dated_before(struct corr_rule_run *rr);
 
 /* ---- score.c ---- */
 void corr_score(struct corr_state *st, struct corr_result *r);

@@ -1406,6 +1406,28 @@ void corr_prim_last_line(struct corr_rule_run *rr)
     each_rec(rr->st, rr->rule->entry, last_line_visit, &l);
 }
 
+/* ---- dated-before: a mechanism that cannot predate the release it needs ---- */
+
+/* The entry's earliest line carries an absolute date (as the log wrote it) before the rule's
+ * `date` (YYYY-MM-DD): a log written before the software the mechanism needs existed. */
+void corr_prim_dated_before(struct corr_rule_run *rr)
+{
+    struct corr_state *st = rr->st;
+    const struct corr_rec *r = entry_earliest(st, rr->rule->entry);
+    const char *date = S("date");
+    int year;
+    unsigned month, day;
+    if (!r || !date || sscanf(date, "%d-%u-%u", &year, &month, &day) != 3) return;
+    struct az_time t = r->raw.kind == AZ_TIME_ABS ? r->raw : r->time;
+    if (t.kind != AZ_TIME_ABS) return;
+    if (t.usec >= az_usec_from_civil(year, month, day, 0, 0, 0, 0)) return;
+    char when[40];
+    az_time_format(t, 0, when, sizeof when);
+    when[strcspn(when, " T")] = '\0'; /* the date part */
+    struct corr_var v[] = {VS("dated", when), VS("date", date)};
+    corr_rule_claim(rr, "before", r, v, AZ_ARRAY_LEN(v));
+}
+
 /* ---- requested-not-used: a setting was asked for, another was used ---- */
 
 void corr_prim_requested(struct corr_rule_run *rr)

@@ -73,6 +73,7 @@ static const struct prim prims[] = {
     {"last-line", corr_prim_last_line, "tag:t", "last", ""},
     {"requested-not-used", corr_prim_requested, "request:g chosen:g banner:g", "both chosen banner",
      "request"},
+    {"dated-before", corr_prim_dated_before, "date:s", "before", "dated date"},
 };
 
 static const struct prim *prim_find(const char *use)

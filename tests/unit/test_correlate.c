@@ -1128,6 +1128,162 @@ Test(correlate, torch_abi_error_alone_is_not_g9)
     corr_result_free(r);
 }
 
+/* ---- install mechanisms (G1, G2, G9) on the shipped pack ---- */
+
+/* A CUDA 12 runtime library missing (xorbitsai/inference#1286's loader line) under a python
+ * logging stamp: before CUDA 13 existed (August 2025) it cannot be the 12/13 ABI. */
+static void write_cuda12_missing(const char *day)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "%s 10:38:52,670 - ERROR - model load failed\n"
+             "ImportError: libcudart.so.12: cannot open shared object file: No such file or "
+             "directory\n",
+             day);
+    write_file("old", "server.log", text);
+}
+
+Test(correlate, cuda12_library_missing_before_cuda13_existed_is_not_g1)
+{
+    use_shipped_pack();
+    write_cuda12_missing("2024-08-22");
+    struct corr_result *r = analyze_dir("old");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_assert_gt(finding_conf(r, "G1"), 0.0, "still weighed");
+    corr_result_free(r);
+    /* near miss: the same line written after CUDA 13 shipped */
+    write_cuda12_missing("2026-01-12");
+    r = analyze_dir("old");
+    cr_assert_str_eq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* torch.cuda's lazy init on a CPU-only torch (facebookresearch/detectron2#460's traceback) */
+Test(correlate, cpu_only_torch_where_cuda_is_needed_is_g9)
+{
+    use_shipped_pack();
+    write_file("cpu", "stderr.log",
+               "  File \"/home/xx/anaconda3/envs/tf-gpu/lib/python3.7/site-packages/torch/cuda/"
+               "__init__.py\", line 95, in _check_driver\n"
+               "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
+               "AssertionError: Torch not compiled with CUDA enabled\n");
+    struct corr_result *r = analyze_dir("cpu");
+    cr_assert_str_eq(verdict_id(r), "G9", "verdict %s", verdict_id(r));
+    cr_assert_not_null(r->first_error);
+    cr_assert_eq(r->first_error->line, 3u, "the exception line, not the raise line");
+    corr_result_free(r);
+    /* near miss: on a Mac (asafamr/bertwsi#1) torch has no CUDA build at all */
+    write_file("cpu", "stderr.log",
+               "  File \"/opt/homebrew/lib/python3.11/site-packages/torch/cuda/__init__.py\", "
+               "line 239, in _lazy_init\n"
+               "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
+               "AssertionError: Torch not compiled with CUDA enabled\n");
+    r = analyze_dir("cpu");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* An install that asked for the cu130 index and got a +cpu torch (pytorch/pytorch#168065:
+ * `pip install torch` on aarch64 resolves the CPU wheel; collect_env's lines). */
+Test(correlate, cpu_torch_after_asking_for_cu130_is_g1)
+{
+    use_shipped_pack();
+    write_file("wheel", "install.log",
+               "pip3 install torch --index-url https://download.pytorch.org/whl/cu130\n"
+               "PyTorch version: 2.9.1+cpu\n"
+               "Is CUDA available: False\n");
+    struct corr_result *r = analyze_dir("wheel");
+    cr_assert_str_eq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    /* near miss: the index delivered its CUDA build */
+    write_file("wheel", "install.log",
+               "pip3 install torch --index-url https://download.pytorch.org/whl/cu130\n"
+               "PyTorch version: 2.9.1+cu130\n"
+               "Is CUDA available: True\n");
+    r = analyze_dir("wheel");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* flash-attn's extension against another torch (Dao-AILab/flash-attention#919's line shape):
+ * flash-attn's wheel, G2; pip replacing torch first makes it G9's consequence. */
+#define FA_ABI_LINE                                                                                \
+    "ImportError: /usr/local/lib/python3.10/dist-packages/flash_attn_2_cuda.cpython-310-x86_64-"   \
+    "linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n"
+
+Test(correlate, flash_attn_torch_symbol_alone_is_g2_not_g9)
+{
+    use_shipped_pack();
+    write_file("fa", "stderr.log", "Traceback (most recent call last):\n" FA_ABI_LINE);
+    struct corr_result *r = analyze_dir("fa");
+    cr_assert_str_eq(verdict_id(r), "G2", "verdict %s", verdict_id(r));
+    cr_assert_lt(finding_conf(r, "G9"), 0.05, "G9 %.2f", finding_conf(r, "G9"));
+    corr_result_free(r);
+    write_file("fa-pip", "stderr.log",
+               "  Attempting uninstall: torch\n"
+               "    Found existing installation: torch 2.2.1\n"
+               "      Successfully uninstalled torch-2.2.1\n"
+               "Successfully installed torch-2.3.0\n"
+               "Traceback (most recent call last):\n" FA_ABI_LINE);
+    r = analyze_dir("fa-pip");
+    cr_assert_str_eq(verdict_id(r), "G9", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* pip's console stopping in a flash-attn source build (Dao-AILab/flash-attention#1912's shape):
+ * G2 where flash-attn ships no wheel (a CUDA 13 torch, #2045), a hint elsewhere (a build that is
+ * merely slow, or a console copied while it ran). */
+static void write_fa_build(const char *torch)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "Collecting flash-attn==2.8.3\n"
+             "  Downloading flash_attn-2.8.3.tar.gz (8.4 MB)\n"
+             "  Preparing metadata (setup.py) ... done\n"
+             "Requirement already satisfied: torch in /home/dev/.venv/lib/python3.12/site-packages "
+             "(from flash-attn==2.8.3) (%s)\n"
+             "Building wheels for collected packages: flash-attn\n"
+             "  Building wheel for flash-attn (setup.py) ... \n",
+             torch);
+    write_file("fa-build", "pip.log", text);
+}
+
+Test(correlate, flash_attn_build_as_last_line_needs_a_platform_without_wheels)
+{
+    use_shipped_pack();
+    write_fa_build("2.9.1+cu130");
+    struct corr_result *r = analyze_dir("fa-build");
+    cr_assert_str_eq(verdict_id(r), "G2", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_fa_build("2.2.1+cu121");
+    r = analyze_dir("fa-build");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_assert_gt(finding_conf(r, "G2"), 0.0, "still weighed");
+    corr_result_free(r);
+}
+
+/* pip collecting a torch another package pins ('pip3 install vllm==0.7.3' transcript shape):
+ * in a fresh venv an install, beside an installed torch (a pip list row) a replacement. */
+Test(correlate, pinned_torch_collected_replaces_only_an_installed_torch)
+{
+    use_shipped_pack();
+    static const char pip[] = "Collecting vllm==0.7.3\n"
+                              "Collecting psutil (from vllm==0.7.3)\n"
+                              "Collecting torch==2.5.1 (from vllm==0.7.3)\n"
+                              "Collecting torchaudio==2.5.1 (from vllm==0.7.3)\n";
+    write_file("pin", "pip.log", pip);
+    struct corr_result *r = analyze_dir("pin");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_file("pin2", "pip-list.txt",
+               "torch                         2.4.0+cu121\n"
+               "torchvision                   0.19.0+cu121\n");
+    write_file("pin2", "pip.log", pip);
+    r = analyze_dir("pin2");
+    cr_assert_str_eq(verdict_id(r), "G9", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
 /* The driver's probe-time report names no Xid and none of the usual error words, yet it is the
  * run's failure (NVIDIA/NVSentinel#155): a decisive common signature is an error line. */
 Test(correlate, decisive_common_failure_is_the_first_error_without_error_words)
