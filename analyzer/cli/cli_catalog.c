@@ -254,6 +254,7 @@ int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err)
         put_kinds(out, s->kinds);
         enum match_role dflt = s->strength == MATCH_CONTEXT ? MATCH_ROLE_CONTEXT : MATCH_ROLE_ROOT;
         if (s->role != dflt) fprintf(out, "  role: %s", match_role_name(s->role));
+        if (s->decisive_on == MATCH_SCOPE_GB10) fputs("  decisive on: gb10", out);
         for (size_t k = 0; k < s->ntags; k++) fprintf(out, "%s%s", k ? "," : "  tags: ", s->tags[k]);
         fputc('\n', out);
         struct az_buf b = AZ_BUF_INIT;

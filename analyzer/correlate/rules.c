@@ -74,6 +74,8 @@ static const struct prim prims[] = {
     {"last-line", corr_prim_last_line, "tag:t", "last", ""},
     {"requested-not-used", corr_prim_requested,
      "request:g chosen:g banner:g", "both chosen banner", "request"},
+    {"fact-share", corr_prim_fact_share, "sig:g part:s whole:s lo:n hi:n", "inside",
+     "part whole share"},
 };
 
 static const struct prim *prim_find(const char *use)
@@ -386,6 +388,7 @@ struct corr_claim *corr_rule_claim(struct corr_rule_run *rr, const char *outcome
     c->weight = o->weight;
     c->factor = o->factor;
     c->cap = o->cap;
+    c->decisive = o->decisive && o->weight > 0;
     c->strength = -1;
     c->rec = rec;
     c->note = corr_rule_render(o->note, vars, nvars);
