@@ -204,7 +204,7 @@ static void put_rule(FILE *out, size_t n, const struct match_rule *r)
         const struct match_outcome *o = &r->outcomes[i];
         az_buf_printf(&line, "%s%s ", i ? ", " : "", o->name);
         if (o->weight > 0)
-            az_buf_printf(&line, "+%.2f", o->weight);
+            az_buf_printf(&line, "+%.2f%s", o->weight, o->decisive ? " decisive" : "");
         else if (o->factor < 1)
             az_buf_printf(&line, "x%.2f", o->factor);
         else if (o->cap > 0)
