@@ -1379,3 +1379,21 @@ Test(correlate, vllm_startup_free_memory_on_the_gb10_pool_splits_g6_from_g3)
     cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
+
+/* A run with no verdict whose only error line is a weak gotcha hint still names it as its first
+ * error: the driver's allocation failure as journalctl -k showed it on a GB10
+ * (NVIDIA/open-gpu-kernel-modules#1358), after an INFO line of the loader. */
+Test(correlate, a_weak_gotcha_error_line_is_the_first_error_of_a_run_without_verdict)
+{
+    use_shipped_pack();
+    write_file("run", "kern.log",
+               "INFO 09-13 10:00:01 [gpu_model_runner.py:2602] Loading model from scratch...\n"
+               "NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory [NV_ERR_NO_MEMORY] "
+               "(0x00000051) returned from _memdescAllocInternal(pMemDesc) @ mem_desc.c:1359\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none", "NV_ERR_NO_MEMORY alone is no verdict (%s)", verdict_id(r));
+    cr_assert_not_null(r->first_error_entry, "a first error is named");
+    cr_expect_str_eq(r->first_error_entry->id, "G3");
+    cr_expect_eq(r->first_error->line, 2u);
+    corr_result_free(r);
+}
