@@ -204,7 +204,7 @@ static void put_rule(FILE *out, size_t n, const struct match_rule *r)
         const struct match_outcome *o = &r->outcomes[i];
         az_buf_printf(&line, "%s%s ", i ? ", " : "", o->name);
         if (o->weight > 0)
-            az_buf_printf(&line, "+%.2f", o->weight);
+            az_buf_printf(&line, "+%.2f%s", o->weight, o->decisive ? " decisive" : "");
         else if (o->factor < 1)
             az_buf_printf(&line, "x%.2f", o->factor);
         else if (o->cap > 0)
@@ -254,8 +254,8 @@ int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err)
         put_kinds(out, s->kinds);
         enum match_role dflt = s->strength == MATCH_CONTEXT ? MATCH_ROLE_CONTEXT : MATCH_ROLE_ROOT;
         if (s->role != dflt) fprintf(out, "  role: %s", match_role_name(s->role));
-        for (size_t k = 0; k < s->ntags; k++)
-            fprintf(out, "%s%s", k ? "," : "  tags: ", s->tags[k]);
+        if (s->decisive_on == MATCH_SCOPE_GB10) fputs("  decisive on: gb10", out);
+        for (size_t k = 0; k < s->ntags; k++) fprintf(out, "%s%s", k ? "," : "  tags: ", s->tags[k]);
         fputc('\n', out);
         struct az_buf b = AZ_BUF_INIT;
         if (s->summary && *s->summary) {

@@ -182,6 +182,7 @@ struct corr_claim {
     char *summary;              /* sentence for the summary, or NULL */
     char *reason;               /* for a factor < 1 or a cap: why the entry is less likely */
     double cap;                 /* the score may not exceed this (0: no cap) */
+    int decisive;               /* a weight that names the cause by itself: caps do not apply */
 };
 
 struct corr_state {
@@ -323,9 +324,12 @@ void corr_timeline_events(const struct corr_state *st, struct corr_result *r);
 void corr_context_build(struct corr_state *st);
 void corr_detect_all(struct corr_state *st);
 /* Add a claim for entry e; takes ownership of note, summary and reason (each may be NULL). */
-struct corr_claim *corr_claim_add(struct corr_state *st, const struct match_entry *e, double weight,
-                                  double factor, const struct corr_rec *rec, char *note,
-                                  char *summary, char *reason);
+struct corr_claim *corr_claim_add(struct corr_state *st, const struct match_entry *e,
+                                  double weight, double factor, const struct corr_rec *rec,
+                                  char *note, char *summary, char *reason);
+/* A signature's strength on this run: its own, or decisive where the pack says it is decisive on
+ * the run's platform ("decisive_on"). */
+enum match_strength corr_sig_strength(const struct corr_state *st, const struct match_sig *sig);
 /* Weight of a signature's evidence, from its strength, lowered by its entry's version-change
  * rule when its hits name only packages the rule does not care about (other_weight). */
 double corr_sig_weight(const struct corr_state *st, const struct match_sig *sig);
@@ -384,6 +388,7 @@ void corr_prim_after_context(struct corr_rule_run *rr);
 void corr_prim_last_line(struct corr_rule_run *rr);
 void corr_prim_requested(struct corr_rule_run *rr);
 void corr_prim_dated_before(struct corr_rule_run *rr);
+void corr_prim_fact_share(struct corr_rule_run *rr);
 
 /* ---- score.c ---- */
 void corr_score(struct corr_state *st, struct corr_result *r);

@@ -457,9 +457,16 @@ static const struct match_rule *version_rule(const struct match_entry *e)
     return NULL;
 }
 
+enum match_strength corr_sig_strength(const struct corr_state *st, const struct match_sig *sig)
+{
+    /* a line the pack calls decisive on GB10, on a run the inputs (or --platform) place there */
+    if (sig->decisive_on == MATCH_SCOPE_GB10 && st->ctx.is_gb10 == 1) return MATCH_DECISIVE;
+    return sig->strength;
+}
+
 double corr_sig_weight(const struct corr_state *st, const struct match_sig *sig)
 {
-    double w = strength_weight(sig->strength);
+    double w = strength_weight(corr_sig_strength(st, sig));
     /* a version change of packages the entry does not care about (pip moved numpy) is a hint
      * at most: the rule's other_weight */
     const struct match_rule *vr = version_rule(sig->entry);
@@ -1444,6 +1451,22 @@ void corr_prim_requested(struct corr_rule_run *rr)
         corr_rule_claim(rr, banner ? "both" : "chosen", chosen, v, AZ_ARRAY_LEN(v));
     else
         corr_rule_claim(rr, "banner", banner, v, AZ_ARRAY_LEN(v));
+}
+
+/* ---- fact-share: one number of a line as a share of another ---- */
+
+/* The earliest line of signature sig that carries both facts: part / whole inside [lo, hi]
+ * (vLLM's startup check: free of total). */
+void corr_prim_fact_share(struct corr_rule_run *rr)
+{
+    const struct corr_rec *r = find_sig_rec(rr->st, S("sig"));
+    if (!r) return;
+    double part = fact_num(r, S("part")), whole = fact_num(r, S("whole"));
+    if (isnan(part) || isnan(whole) || !(whole > 0) || part < 0) return;
+    double share = part / whole;
+    if (share < N("lo") || share > N("hi")) return;
+    struct corr_var v[] = {VN("part", part), VN("whole", whole), VN("share", share)};
+    corr_rule_claim(rr, "inside", r, v, AZ_ARRAY_LEN(v));
 }
 
 /* ---- all ---- */

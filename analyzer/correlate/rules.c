@@ -74,6 +74,8 @@ static const struct prim prims[] = {
     {"requested-not-used", corr_prim_requested, "request:g chosen:g banner:g", "both chosen banner",
      "request"},
     {"dated-before", corr_prim_dated_before, "date:s", "before", "dated date"},
+    {"fact-share", corr_prim_fact_share, "sig:g part:s whole:s lo:n hi:n", "inside",
+     "part whole share"},
 };
 
 static const struct prim *prim_find(const char *use)
@@ -381,6 +383,7 @@ struct corr_claim *corr_rule_claim(struct corr_rule_run *rr, const char *outcome
     c->weight = o->weight;
     c->factor = o->factor;
     c->cap = o->cap;
+    c->decisive = o->decisive && o->weight > 0;
     c->strength = -1;
     c->rec = rec;
     c->note = corr_rule_render(o->note, vars, nvars);

@@ -74,12 +74,13 @@ static void weigh(struct corr_state *st, struct cand *c)
             nctx++;
             continue;
         }
-        if (sig->strength == MATCH_DECISIVE) decisive = 1;
+        enum match_strength strength = corr_sig_strength(st, sig);
+        if (strength == MATCH_DECISIVE) decisive = 1;
         double w = corr_sig_weight(st, sig);
         keep *= 1 - w;
         maxw = AZ_MAX(maxw, w);
         nsupport++;
-        ev_push(c, first, NULL, sig->strength == MATCH_DECISIVE ? 0 : 1);
+        ev_push(c, first, NULL, strength == MATCH_DECISIVE ? 0 : 1);
         if (ss->count > 1) {
             struct last_ctx l = {NULL, st};
             corr_sig_each(st, sig->index, last_visit, &l);
@@ -98,6 +99,9 @@ static void weigh(struct corr_state *st, struct cand *c)
             nsigsum++;
         }
     }
+    /* a rule outcome the pack calls decisive names the cause as a decisive line does */
+    for (size_t i = 0; i < st->nclaims; i++)
+        if (st->claims[i].entry == e && st->claims[i].decisive) decisive = 1;
     for (size_t i = 0; i < st->nclaims; i++) {
         const struct corr_claim *cl = &st->claims[i];
         if (cl->entry != e) continue;
@@ -107,7 +111,7 @@ static void weigh(struct corr_state *st, struct cand *c)
             maxw = AZ_MAX(maxw, cl->weight >= 0.3 ? cl->weight + 0.2 : cl->weight);
             nsupport++;
             if (cl->rec) {
-                ev_push(c, cl->rec, cl->note, 1);
+                ev_push(c, cl->rec, cl->note, cl->decisive ? 0 : 1);
                 if (!c->earliest || corr_rec_cmp(st, cl->rec, c->earliest) < 0)
                     c->earliest = cl->rec;
             }
@@ -264,7 +268,7 @@ static const struct corr_rec *first_error_of(const struct corr_state *st, int fa
         int fam = (int)sig->entry->family;
         if (fam != MATCH_FAMILY_GOTCHA && fam != MATCH_FAMILY_COMMON) continue;
         if (family >= 0 && fam != family) continue;
-        if (sig->strength < min_strength) continue;
+        if (corr_sig_strength(st, sig) < min_strength) continue;
         corr_sig_each(st, s, ferr_visit, &f);
     }
     return f.best;
@@ -351,6 +355,7 @@ void corr_score(struct corr_state *st, struct corr_result *r)
     if (!r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON, MATCH_STRONG);
     if (!fe) fe = first_error(st, -1, MATCH_STRONG);
     if (!fe && !r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON, MATCH_WEAK);
+    if (!fe && !r->verdict) fe = first_error(st, -1, MATCH_WEAK);
     if (fe) {
         r->first_error = az_xcalloc(1, sizeof *r->first_error);
         corr_evidence_from_rec(st, fe, NULL, r->first_error);

@@ -74,6 +74,7 @@ struct match_value {
 struct match_outcome {
     const char *name;
     double weight, factor, cap;
+    int decisive;     /* "decisive": the weight names the cause by itself (caps do not apply) */
     const char *note; /* evidence note, may be NULL */
     const char *says; /* summary sentence (weight) or reason (factor, cap, none), may be NULL */
     const char *text; /* text of a detector-made evidence line, may be NULL */
@@ -132,6 +133,9 @@ struct match_sig {
     const char *const *tags;   /* its own tags and its entry's */
     double contrary_factor;    /* role contrary: multiplies its entry's score (else 1) */
     const char *contrary_says; /* role contrary: the reason the report prints, else NULL */
+    /* "decisive_on": on a run of this platform the line names the cause by itself and weighs as
+     * decisive; elsewhere its strength holds. MATCH_SCOPE_ANY: not set. */
+    enum match_scope decisive_on;
 };
 
 struct match_entry {

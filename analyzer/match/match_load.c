@@ -331,9 +331,9 @@ static int sig_compile(struct loader *ld, struct match_sig_priv *s, const char *
     return 0;
 }
 
-static const char *const sig_fields[] = {"id",    "kinds",   "strength", "regex",    "literals",
-                                         "facts", "summary", "note",     "examples", "sources",
-                                         "role",  "tags",    "contrary", NULL};
+static const char *const sig_fields[] = {"id",      "kinds",    "strength", "regex",  "literals",
+                                         "facts",   "summary",  "note",     "examples", "sources",
+                                         "role",    "tags",     "contrary", "decisive_on", NULL};
 
 /* A tag: lowercase letters, digits and '-' ("oom", "pip-change"). */
 static int valid_tag(const char *t)
@@ -470,6 +470,19 @@ static struct match_sig_priv *load_sig(struct loader *ld, const struct match_ent
     } else if (contrary) {
         problem(ld, what, "field \"contrary\" needs role \"contrary\"");
     }
+    /* decisive on one platform: a root line of a weaker strength that names the cause by itself
+     * once the run is known to be on that platform */
+    const char *don = get_str(ld, what, js, "decisive_on", 0);
+    if (don) {
+        if (strcmp(don, "gb10"))
+            problem(ld, what, "unknown platform \"%s\" in \"decisive_on\" (gb10)", don);
+        else if (s->pub.strength != MATCH_STRONG && s->pub.strength != MATCH_WEAK)
+            problem(ld, what, "\"decisive_on\" needs strength strong or weak");
+        else if (s->pub.role != MATCH_ROLE_ROOT)
+            problem(ld, what, "\"decisive_on\" needs role root");
+        else
+            s->pub.decisive_on = MATCH_SCOPE_GB10;
+    }
     get_str_list(ld, what, js, "sources", 1, 1);
 
     json_t *facts = json_object_get(js, "facts");
@@ -598,7 +611,8 @@ static void load_values(struct loader *ld, const char *what, json_t *params, str
     r->nvalues = n;
 }
 
-/* "outcomes": {"name": {"weight" | "factor" | "cap", "note", "says", "text", "mark", "why"}}. */
+/* "outcomes": {"name": {"weight" | "factor" | "cap", "decisive", "note", "says", "text", "mark",
+ * "why"}}. */
 static void load_outcomes(struct loader *ld, const char *what, json_t *outs, struct match_rule *r)
 {
     if (!outs || !json_is_object(outs)) {
@@ -620,8 +634,8 @@ static void load_outcomes(struct loader *ld, const char *what, json_t *outs, str
             problem(ld, owhat, "must be an object");
             continue;
         }
-        static const char *const ofields[] = {"weight", "factor", "cap", "note", "says",
-                                              "text",   "mark",   "why", NULL};
+        static const char *const ofields[] = {"weight", "factor", "cap",      "note", "says",
+                                              "text",   "mark",   "why", "decisive", NULL};
         check_fields(ld, owhat, v, ofields);
         double w = get_num(ld, owhat, v, "weight", 0, 0, 1);
         double f = get_num(ld, owhat, v, "factor", 0, 0, 1);
@@ -635,6 +649,14 @@ static void load_outcomes(struct loader *ld, const char *what, json_t *outs, str
         mo->says = json_object_get(v, "says") ? own(ld->p, get_str(ld, owhat, v, "says", 0)) : NULL;
         mo->text = json_object_get(v, "text") ? own(ld->p, get_str(ld, owhat, v, "text", 0)) : NULL;
         mo->mark = json_object_get(v, "mark") ? own(ld->p, get_str(ld, owhat, v, "mark", 0)) : NULL;
+        /* a weight that names the cause by itself: the entry's caps do not hold it back */
+        json_t *dec = json_object_get(v, "decisive");
+        if (dec && !json_is_boolean(dec))
+            problem(ld, owhat, "field \"decisive\" must be true or false");
+        else if (dec && json_is_true(dec) && isnan(w))
+            problem(ld, owhat, "\"decisive\" needs a \"weight\"");
+        else
+            mo->decisive = dec && json_is_true(dec);
         const char *why = get_str(ld, owhat, v, "why", nset > 0);
         mo->why = why ? own(ld->p, why) : NULL;
         /* a factor or cap must say why the entry is less likely; a weight may add only a note */

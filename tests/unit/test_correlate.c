@@ -1547,3 +1547,126 @@ Test(correlate, outcome_unknown_with_snapshots_only)
     cr_assert_null(r->outcome_at);
     corr_result_free(r);
 }
+
+/* ---- a lone line that names the mechanism on GB10 (issue 11: "a lone strong line is held
+ * back"); the pack says per signature where it is decisive ---- */
+
+static struct corr_result *analyze_dir_on(const char *sub, enum corr_platform platform)
+{
+    struct corr_config cfg;
+    corr_config_default(&cfg, g_pack);
+    cfg.platform = platform;
+    struct match_scanner *sc = match_scanner_new(g_pack);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, sub);
+    const char *pp[] = {path};
+    struct corr_result *r = NULL;
+    cr_assert_eq(corr_analyze(&cfg, sc, pp, 1, &r), AZ_OK);
+    match_scanner_free(sc);
+    return r;
+}
+
+/* vLLM's Marlin fallback warning as a worker printed it on 2x RTX Pro 6000 (vllm#27471): the
+ * same line is printed on every GPU that takes the weight-only path, so alone and off GB10 it
+ * names nothing; on a GB10 it is the NVFP4 fallback G7 is about. */
+#define MARLIN_FP4_LINE                                                                            \
+    "(Worker_TP0 pid=201) WARNING 10-24 09:50:14 [marlin_utils_fp4.py:137] Your GPU does not "    \
+    "have native support for FP4 computation but FP4 quantization is being used. Weight-only "   \
+    "FP4 compression will be used leveraging the Marlin kernel. This may degrade performance "   \
+    "for compute-heavy workloads.\n"
+
+Test(correlate, a_line_decisive_on_gb10_names_its_gotcha_only_there)
+{
+    use_shipped_pack();
+    write_file("run", "vllm.log", MARLIN_FP4_LINE);
+    struct corr_result *r = analyze_dir_on("run", CORR_PLATFORM_AUTO);
+    cr_assert_str_eq(verdict_id(r), "none", "alone, platform unknown: a hint (%s)", verdict_id(r));
+    cr_expect_lt(finding_conf(r, "G7"), 0.35);
+    corr_result_free(r);
+    r = analyze_dir_on("run", CORR_PLATFORM_GB10);
+    cr_assert_str_eq(verdict_id(r), "G7", "on GB10 the line decides (%s)", verdict_id(r));
+    cr_expect_geq(r->findings[0].confidence, 0.8);
+    corr_result_free(r);
+    /* the platform from the inputs: PyTorch's capability warning names a GB10 */
+    write_file("gb10", "vllm.log",
+               "UserWarning: Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.\n" MARLIN_FP4_LINE);
+    r = analyze_dir_on("gb10", CORR_PLATFORM_AUTO);
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_eq(verdict_id(r), "G7", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* vLLM's startup check (vllm/v1/worker/utils.py request_memory). On a 22 GiB device it is an
+ * ordinary shortfall (pytorch/pytorch#175666's line): none of the GB10 gotchas. */
+Test(correlate, vllm_startup_free_memory_on_a_discrete_gpu_is_none)
+{
+    use_shipped_pack();
+    write_file("run", "vllm.log",
+               "(EngineCore_DP0 pid=6940) ValueError: Free memory on device cuda:1 (19.77/22.05 GiB) "
+               "on startup is less than desired GPU memory utilization (0.9, 19.84 GiB). Decrease GPU "
+               "memory utilization or reduce GPU memory used by other processes.\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_assert_str_eq(r->context.platform, "other");
+    corr_result_free(r);
+}
+
+/* The same check on GB10's pool, in the later wording ("Free memory on cuda:0 (X/Y GiB) <
+ * desired utilization (U, R GiB)", vLLM >= 0.12) and wrapped after its head as a terminal copy
+ * leaves it: under half the pool free names a second holder (G6, a decisive rule outcome that
+ * G6's caps on hints do not hold back); a few GiB short of the request is the pool's headroom
+ * (G3); under half free with a 100 GiB page cache in /proc/meminfo is G3 again. The numbers are
+ * those of MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks#47 (101.3 of 121.69 GiB free, 105.87 GiB
+ * wanted) and of a pool mostly held elsewhere. */
+Test(correlate, vllm_startup_free_memory_on_the_gb10_pool_splits_g6_from_g3)
+{
+    use_shipped_pack();
+    write_file("held", "vllm.log",
+               "ValueError: Free memory on cuda:0 (30.20/121.69 GiB) < desired utilization (0.8, "
+               "97.35 GiB). Decrease GPU memory utilization or reduce GPU memory used by other "
+               "processes.\n");
+    struct corr_result *r = analyze_dir("held");
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_eq(verdict_id(r), "G6", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+
+    write_file("short", "vllm.log",
+               "ValueError: Free memory on device cuda:0 (101.30/121.69 GiB) on startup is\n"
+               "less than desired GPU memory utilization (0.87, 105.87 GiB). Decrease GPU memory\n"
+               "utilization or reduce GPU memory used by other processes.\n");
+    r = analyze_dir("short");
+    cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+
+    /* /proc/meminfo's layout (proc(5)); 110 GB of it page cache */
+    write_file("cache", "vllm.log",
+               "ValueError: Free memory on cuda:0 (30.20/121.69 GiB) < desired utilization (0.8, "
+               "97.35 GiB).\n");
+    write_file("cache", "meminfo.txt",
+               "MemTotal:       127600748 kB\n"
+               "MemFree:         31666176 kB\n"
+               "MemAvailable:   118210292 kB\n"
+               "Buffers:           412332 kB\n"
+               "Cached:         110315404 kB\n");
+    r = analyze_dir("cache");
+    cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* A run with no verdict whose only error line is a weak gotcha hint still names it as its first
+ * error: the driver's allocation failure as journalctl -k showed it on a GB10
+ * (NVIDIA/open-gpu-kernel-modules#1358), after an INFO line of the loader. */
+Test(correlate, a_weak_gotcha_error_line_is_the_first_error_of_a_run_without_verdict)
+{
+    use_shipped_pack();
+    write_file("run", "kern.log",
+               "INFO 09-13 10:00:01 [gpu_model_runner.py:2602] Loading model from scratch...\n"
+               "NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory [NV_ERR_NO_MEMORY] "
+               "(0x00000051) returned from _memdescAllocInternal(pMemDesc) @ mem_desc.c:1359\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none", "NV_ERR_NO_MEMORY alone is no verdict (%s)", verdict_id(r));
+    cr_assert_not_null(r->first_error_entry, "a first error is named");
+    cr_expect_str_eq(r->first_error_entry->id, "G3");
+    cr_expect_eq(r->first_error->line, 2u);
+    corr_result_free(r);
+}

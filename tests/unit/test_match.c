@@ -998,3 +998,37 @@ Test(match, entry_outcome_is_completed_on_context_entries_only)
     free(e2);
     free(fam);
 }
+
+/* "decisive_on" names a platform, and only lifts a root line of strength strong or weak. */
+Test(match, error_decisive_on_unknown_platform_or_strength)
+{
+    const char *s = sig_json("G3.oom", OOM_REGEX, " \"decisive_on\": \"h100\",", OOM_LINE, NEAR_MISS);
+    char *e = load_error(write_pack("p", "g3.json", g3_pack(s)));
+    cr_expect(strstr(e, "G3.oom: unknown platform \"h100\" in \"decisive_on\"") != NULL, "%s", e);
+    free(e);
+    s = sig_json("G3.oom", OOM_REGEX, " \"decisive_on\": \"gb10\", \"role\": \"cascade\",", OOM_LINE,
+                 NEAR_MISS);
+    e = load_error(write_pack("q", "g3.json", g3_pack(s)));
+    cr_expect(strstr(e, "G3.oom: \"decisive_on\" needs role root") != NULL, "%s", e);
+    free(e);
+}
+
+/* The shipped pack says which lines are decisive on GB10 only: the Marlin FP4 fallback warning
+ * is one (printed on RTX Pro 6000 and Thor too, vllm#27471), and it stays weak elsewhere. */
+Test(match, shipped_decisive_on_gb10_is_loaded_on_a_weak_line)
+{
+    struct match_pack *p = NULL;
+    struct az_buf err = AZ_BUF_INIT;
+    char buf[1024];
+    const char *dir = shipped_dir(buf, sizeof buf);
+    cr_assert_eq(load1(dir, &p, &err), AZ_OK, "%s", err.data ? err.data : "");
+    const struct match_sig *s = match_pack_find_sig(p, "G7.marlin-fp4-fallback");
+    cr_assert_not_null(s);
+    cr_expect_eq(s->strength, MATCH_WEAK);
+    cr_expect_eq(s->decisive_on, MATCH_SCOPE_GB10);
+    s = match_pack_find_sig(p, "G3.torch-cuda-oom");
+    cr_assert_not_null(s);
+    cr_expect_eq(s->decisive_on, MATCH_SCOPE_ANY, "a line without decisive_on keeps its strength");
+    match_pack_free(p);
+    az_buf_free(&err);
+}
