@@ -52,20 +52,9 @@ static void strvec_sort_unique(struct strvec *s)
     s->n = w;
 }
 
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= UINT64_C(1099511628211);
-    }
-    return h;
-}
-#define FNV_SEED UINT64_C(14695981039346656037)
-
 static uint64_t fnv1a_str(uint64_t h, const char *s)
 {
-    return fnv1a(h, s, strlen(s) + 1); /* the NUL separates fields */
+    return az_fnv1a(h, s, strlen(s) + 1); /* the NUL separates fields */
 }
 
 static double now_ms(void)
@@ -261,13 +250,13 @@ static uint64_t inputs_hash(const char *run)
     struct ingest_walk *w = NULL;
     const char *paths[1] = {run};
     enum az_status st = ingest_walk_paths(paths, 1, &w);
-    uint64_t h = FNV_SEED;
-    h = fnv1a(h, &st, sizeof st);
+    uint64_t h = AZ_FNV1A_SEED;
+    h = az_fnv1a(h, &st, sizeof st);
     for (size_t i = 0; w && i < ingest_walk_count(w); i++) {
         const struct ingest_entry *e = ingest_walk_entry(w, i);
         h = fnv1a_str(h, e->display);
-        h = fnv1a(h, &e->size, sizeof e->size);
-        h = fnv1a(h, &e->mtime, sizeof e->mtime);
+        h = az_fnv1a(h, &e->size, sizeof e->size);
+        h = az_fnv1a(h, &e->mtime, sizeof e->mtime);
     }
     for (size_t i = 0; w && i < ingest_walk_skip_count(w); i++) {
         const struct ingest_skip *s = ingest_walk_skip(w, i);
@@ -280,25 +269,58 @@ static uint64_t inputs_hash(const char *run)
 
 uint64_t batch_config_hash(const struct corr_config *cfg)
 {
-    uint64_t h = fnv1a_str(FNV_SEED, GOTCHA_VERSION);
+    uint64_t h = fnv1a_str(AZ_FNV1A_SEED, GOTCHA_VERSION);
     const struct match_pack *p = cfg->pack;
     for (size_t i = 0; i < match_pack_entry_count(p); i++) {
         const struct match_entry *e = match_pack_entry(p, i);
         h = fnv1a_str(h, e->id);
         h = fnv1a_str(h, e->title);
         h = fnv1a_str(h, e->fix ? e->fix : "");
+        /* the data model the correlator evaluates: a changed rule must not reuse old rows */
+        h = az_fnv1a(h, &e->scope.platform, sizeof e->scope.platform);
+        h = az_fnv1a(h, &e->scope.factor, sizeof e->scope.factor);
+        h = fnv1a_str(h, e->ruled_out ? e->ruled_out : "");
+        for (size_t k = 0; k < e->ntags; k++) h = fnv1a_str(h, e->tags[k]);
+        for (size_t k = 0; k < e->nexplains; k++) {
+            h = fnv1a_str(h, e->explains[k].id ? e->explains[k].id : "");
+            h = az_fnv1a(h, &e->explains[k].min_cause, sizeof e->explains[k].min_cause);
+        }
+        for (size_t k = 0; k < e->nrules; k++) {
+            const struct match_rule *r = e->rules[k];
+            h = fnv1a_str(h, r->use);
+            for (size_t v = 0; v < r->nvalues; v++) {
+                const struct match_value *mv = &r->values[v];
+                h = fnv1a_str(h, mv->name);
+                h = az_fnv1a(h, &mv->num, sizeof mv->num);
+                h = fnv1a_str(h, mv->str ? mv->str : "");
+                for (size_t l = 0; l < mv->nlist; l++) h = fnv1a_str(h, mv->list[l]);
+            }
+            for (size_t u = 0; u < r->noutcomes; u++) {
+                const struct match_outcome *mo = &r->outcomes[u];
+                h = fnv1a_str(h, mo->name);
+                h = az_fnv1a(h, &mo->weight, sizeof mo->weight);
+                h = az_fnv1a(h, &mo->factor, sizeof mo->factor);
+                h = az_fnv1a(h, &mo->cap, sizeof mo->cap);
+                h = fnv1a_str(h, mo->says ? mo->says : "");
+                h = fnv1a_str(h, mo->note ? mo->note : "");
+            }
+        }
     }
     for (size_t i = 0; i < match_pack_sig_count(p); i++) {
         const struct match_sig *s = match_pack_sig(p, i);
         h = fnv1a_str(h, s->id);
         h = fnv1a_str(h, s->regex);
-        h = fnv1a(h, &s->strength, sizeof s->strength);
-        h = fnv1a(h, &s->kinds, sizeof s->kinds);
+        h = az_fnv1a(h, &s->strength, sizeof s->strength);
+        h = az_fnv1a(h, &s->kinds, sizeof s->kinds);
+        h = az_fnv1a(h, &s->role, sizeof s->role);
+        h = az_fnv1a(h, &s->contrary_factor, sizeof s->contrary_factor);
+        for (size_t k = 0; k < s->ntags; k++) h = fnv1a_str(h, s->tags[k]);
     }
-    h = fnv1a(h, &cfg->threshold, sizeof cfg->threshold);
-    h = fnv1a(h, &cfg->ingest.max_line, sizeof cfg->ingest.max_line);
-    h = fnv1a(h, &cfg->ingest.expand_floor, sizeof cfg->ingest.expand_floor);
-    h = fnv1a(h, &cfg->ingest.expand_ratio, sizeof cfg->ingest.expand_ratio);
+    h = az_fnv1a(h, &cfg->threshold, sizeof cfg->threshold);
+    h = az_fnv1a(h, &cfg->platform, sizeof cfg->platform);
+    h = az_fnv1a(h, &cfg->ingest.max_line, sizeof cfg->ingest.max_line);
+    h = az_fnv1a(h, &cfg->ingest.expand_floor, sizeof cfg->ingest.expand_floor);
+    h = az_fnv1a(h, &cfg->ingest.expand_ratio, sizeof cfg->ingest.expand_ratio);
     return h;
 }
 
@@ -613,20 +635,25 @@ int batch_run(const struct batch_options *o, FILE *out, FILE *err)
 
     struct report_batch_row *rows = az_xcalloc(nruns ? nruns : 1, sizeof *rows);
     size_t unreadable = 0;
-    if (o->csv && !o->summary_only) fprintf(out, "%s\n", report_batch_csv_header());
+    if (o->csv && !o->summary_only) fprintf(out, "%s\n", report_batch_csv_header(o->timing));
     for (size_t i = 0; i < nruns; i++) {
         const char *js = p.slots[i].row_json;
         if (report_batch_row_parse(&rows[i], js, strlen(js)) != AZ_OK)
             report_batch_row_error(&rows[i], runs[i], "internal: unparsable row");
         unreadable += p.slots[i].unreadable;
         if (o->summary_only) continue;
+        /* Slots (and the cache) keep the wall time; the output has it only with --timing, so
+         * without it a row is a function of the run's files alone. */
+        rows[i].timed = o->timing;
         if (o->csv) {
             struct az_buf line = AZ_BUF_INIT;
             report_batch_row_csv(&line, &rows[i]);
             fprintf(out, "%s\n", line.data);
             az_buf_free(&line);
         } else {
-            fprintf(out, "%s\n", js);
+            char *line = report_batch_row_json(&rows[i]);
+            fprintf(out, "%s\n", line);
+            free(line);
         }
     }
     if (o->summary_only)
@@ -660,6 +687,10 @@ int cli_cmd_batch(const struct cli_options *o, FILE *out, FILE *err)
     if (o->max_expand) cfg.ingest.expand_floor = o->max_expand;
     if (o->expand_ratio) cfg.ingest.expand_ratio = o->expand_ratio;
     if (o->threshold >= 0) cfg.threshold = o->threshold;
+    if (cli_apply_platform(o, &cfg, err) != 0) {
+        match_pack_free(pack);
+        return CLI_EXIT_ERROR;
+    }
 
     struct batch_options bo;
     memset(&bo, 0, sizeof bo);
@@ -673,6 +704,7 @@ int cli_cmd_batch(const struct cli_options *o, FILE *out, FILE *err)
     bo.summary = o->summary;
     bo.summary_only = o->summary_only;
     bo.cache_path = o->cache;
+    bo.timing = o->timing;
     bo.progress = isatty(fileno(err));
     bo.quiet = o->quiet;
     bo.cfg = &cfg;

@@ -27,6 +27,7 @@ struct batch_options {
     int summary;                   /* --summary: summary table on stderr */
     int summary_only;              /* --summary-only: the summary is the only output, on stdout */
     const char *cache_path;        /* --cache FILE, or NULL */
+    int timing;                    /* --timing: rows carry duration_ms (wall time) */
     int progress;                  /* 1: progress on stderr (cli sets it when stderr is a TTY) */
     int quiet;                     /* -q: no warnings on stderr */
     const struct corr_config *cfg; /* borrowed; cfg->pack is shared by the workers */

@@ -6,19 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include "common/az.h"
 #include "ingest/ingest.h"
 #include "match/match.h"
 #include "tokenize/tok.h"
-
-#ifndef GOTCHA_VERSION
-#define GOTCHA_VERSION "0.0.0"
-#endif
-#ifndef GOTCHA_DATADIR
-#define GOTCHA_DATADIR "/usr/local/share/gotcha"
-#endif
 
 /* Long-only option ids. */
 enum {
@@ -31,6 +23,7 @@ enum {
     OPT_MAX_EXPAND,
     OPT_EXPAND_RATIO,
     OPT_THRESHOLD,
+    OPT_PLATFORM,
     OPT_CHECK,
     OPT_VERSION,
     OPT_STAGE,
@@ -39,6 +32,7 @@ enum {
     OPT_CACHE,
     OPT_SUMMARY,
     OPT_SUMMARY_ONLY,
+    OPT_TIMING,
 };
 
 static const char short_options[] = ":o:f:vqhj:0";
@@ -55,6 +49,7 @@ static const struct option long_options[] = {
     {"max-expand", required_argument, NULL, OPT_MAX_EXPAND},
     {"expand-ratio", required_argument, NULL, OPT_EXPAND_RATIO},
     {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"platform", required_argument, NULL, OPT_PLATFORM},
     {"check", no_argument, NULL, OPT_CHECK},
     {"verbose", no_argument, NULL, 'v'},
     {"quiet", no_argument, NULL, 'q'},
@@ -68,6 +63,7 @@ static const struct option long_options[] = {
     {"cache", required_argument, NULL, OPT_CACHE},
     {"summary", no_argument, NULL, OPT_SUMMARY},
     {"summary-only", no_argument, NULL, OPT_SUMMARY_ONLY},
+    {"timing", no_argument, NULL, OPT_TIMING},
     {NULL, 0, NULL, 0},
 };
 
@@ -83,12 +79,14 @@ static const struct {
 
 static const char usage_short[] = "Usage: gotcha [scan] [OPTION]... PATH...\n"
                                   "       gotcha batch [OPTION]... ROOT...\n"
+                                  "       gotcha preflight | record -- CMD | collect PATH...\n"
                                   "       gotcha list | explain ID | patterns [--check] [DIR]\n"
                                   "Try 'gotcha --help' for more information.\n";
 
 static const char help_head[] =
     "Usage: gotcha [scan] [OPTION]... PATH...\n"
     "       gotcha batch [OPTION]... ROOT...\n"
+    "       gotcha preflight | record -- CMD | collect PATH...\n"
     "       gotcha list | explain ID | patterns [--check] [DIR]\n"
     "Name the most likely cause of a failed ML training run on NVIDIA machines (DGX Spark)\n"
     "from its logs, dmesg, nvidia-smi output, pip and vLLM/NCCL logs: plain, compressed or\n"
@@ -99,6 +97,12 @@ static const char help_head[] =
     "                          (the default command)\n"
     "  batch ROOT...           analyse every run under the ROOTs, one line per run\n"
     "                          (gotcha batch --help)\n"
+    "  preflight               check this host for the ten gotchas before a run\n"
+    "                          (gotcha preflight --help)\n"
+    "  record [--] CMD...      run CMD and keep its output, GPU samples and host facts\n"
+    "                          in a directory; scan it when CMD fails\n"
+    "  collect PATH...         one redacted .tar.zst of a run and its report, for a bug\n"
+    "                          report\n"
     "  list                    the catalogue: id, symptom and fix of each known failure\n"
     "  explain ID              one catalogue entry in full, with its signatures;\n"
     "                          xid:79, sxid:24007: one NVIDIA fault code\n"
@@ -118,6 +122,8 @@ static const char help_scan[] =
     "      --color WHEN        colour text reports: auto (a terminal and NO_COLOR unset),\n"
     "                          always or never (default auto)\n"
     "      --threshold X       minimum confidence for a verdict, 0 to 1 (default 0.35)\n"
+    "      --platform P        gb10, other or auto: the platform to assume (default auto =\n"
+    "                          from the inputs; also GOTCHA_PLATFORM)\n"
     "      --max-line SIZE     cut records longer than SIZE bytes (default 64K)\n"
     "      --max-expand SIZE   decompressed bytes always allowed per member (default 1G)\n"
     "      --expand-ratio N    and N times the compressed size beyond it (default 64)\n"
@@ -198,6 +204,8 @@ static void print_help(FILE *out, enum cli_command cmd, int explicit_command)
               "      --summary           a summary table on standard error\n"
               "      --summary-only      only the summary table, on standard output\n"
               "      --cache FILE        reuse results of unchanged runs; update FILE\n"
+              "      --timing            add each run's analysis wall time (duration_ms);\n"
+              "                          without it two scans of the same runs are identical\n"
               "      --threshold X, --max-line SIZE, --max-expand SIZE, --expand-ratio N\n"
               "                          as for scan\n"
               "  -q, --quiet             no warnings on standard error\n"
@@ -222,8 +230,7 @@ static void print_version(FILE *out)
 
 /* ---- parsing ---- */
 
-static int bad_usage(FILE *err, const char *fmt, ...) AZ_PRINTF(2, 3);
-static int bad_usage(FILE *err, const char *fmt, ...)
+int cli_bad_usage(FILE *err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -249,18 +256,18 @@ static int parse_formats(const char *list, struct cli_options *o, FILE *err)
         const char *comma = strchr(p, ',');
         size_t n = comma ? (size_t)(comma - p) : strlen(p);
         char name[32];
-        if (n == 0) return bad_usage(err, "empty format name in '%s'", list);
+        if (n == 0) return cli_bad_usage(err, "empty format name in '%s'", list);
         if (n >= sizeof name)
-            return bad_usage(err,
-                             "unknown format '%.*s' (expected text, json, md, html, "
-                             "preflight)",
-                             (int)AZ_MIN(n, (size_t)64), p);
+            return cli_bad_usage(err,
+                                 "unknown format '%.*s' (expected text, json, md, html, "
+                                 "preflight)",
+                                 (int)AZ_MIN(n, (size_t)64), p);
         memcpy(name, p, n);
         name[n] = '\0';
         int f = report_format_from_name(name);
         if (f < 0)
-            return bad_usage(err, "unknown format '%s' (expected text, json, md, html, preflight)",
-                             name);
+            return cli_bad_usage(
+                err, "unknown format '%s' (expected text, json, md, html, preflight)", name);
         int dup = 0;
         for (size_t i = 0; i < o->nformats; i++) dup |= o->formats[i] == (enum report_format)f;
         if (!dup && o->nformats < REPORT_FORMAT_COUNT)
@@ -275,14 +282,14 @@ static int parse_size_opt(const char *arg, const char *opt, uint64_t *out, FILE 
 {
     uint64_t v;
     if (az_parse_size(arg, &v) != 0 || v == 0)
-        return bad_usage(err, "invalid size '%s' for --%s (e.g. 64K, 1M, 2G)", arg, opt);
+        return cli_bad_usage(err, "invalid size '%s' for --%s (e.g. 64K, 1M, 2G)", arg, opt);
     *out = v;
     return 0;
 }
 
 /* A plain decimal number (digits only: no sign, unit or blank, no more digits than hi has)
  * within [lo, hi]; 0 on success. */
-static int parse_whole(const char *arg, uint64_t lo, uint64_t hi, uint64_t *out)
+int cli_parse_whole(const char *arg, uint64_t lo, uint64_t hi, uint64_t *out)
 {
     size_t n = strlen(arg), max_digits = 1;
     for (uint64_t h = hi; h >= 10; h /= 10) max_digits++;
@@ -307,13 +314,13 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
     case 'f':
         if (o->command != CLI_CMD_BATCH) return parse_formats(arg, o, err);
         if (strcmp(arg, "csv") != 0 && strcmp(arg, "ndjson") != 0)
-            return bad_usage(err, "unknown batch format '%s' (expected ndjson or csv)", arg);
+            return cli_bad_usage(err, "unknown batch format '%s' (expected ndjson or csv)", arg);
         o->batch_csv = strcmp(arg, "csv") == 0;
         return 0;
     case 'j': {
         uint64_t v;
-        if (parse_whole(arg, 1, 1024, &v) != 0)
-            return bad_usage(err, "invalid --jobs '%s' (a whole number from 1 to 1024)", arg);
+        if (cli_parse_whole(arg, 1, 1024, &v) != 0)
+            return cli_bad_usage(err, "invalid --jobs '%s' (a whole number from 1 to 1024)", arg);
         o->jobs = (unsigned)v;
         return 0;
     }
@@ -321,14 +328,16 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
     case OPT_FILES_FROM: o->files_from = arg; return 0;
     case OPT_RUN_DEPTH: {
         uint64_t v;
-        if (parse_whole(arg, 0, 99, &v) != 0)
-            return bad_usage(err, "invalid --run-depth '%s' (a whole number from 0 to 99)", arg);
+        if (cli_parse_whole(arg, 0, 99, &v) != 0)
+            return cli_bad_usage(err, "invalid --run-depth '%s' (a whole number from 0 to 99)",
+                                 arg);
         o->run_depth = (int)v;
         return 0;
     }
     case OPT_CACHE: o->cache = arg; return 0;
     case OPT_SUMMARY: o->summary = 1; return 0;
     case OPT_SUMMARY_ONLY: o->summary_only = 1; return 0;
+    case OPT_TIMING: o->timing = 1; return 0;
     case 'v': o->verbose = 1; return 0;
     case 'q': o->quiet = 1; return 0;
     case 'h': o->help = 1; return 0;
@@ -343,7 +352,7 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
         else if (strcmp(arg, "never") == 0)
             o->color = CLI_COLOR_NEVER;
         else
-            return bad_usage(err, "invalid --color '%s' (expected auto, always or never)", arg);
+            return cli_bad_usage(err, "invalid --color '%s' (expected auto, always or never)", arg);
         return 0;
     case OPT_PATTERNS: o->patterns_dir = arg; return 0;
     case OPT_EXTRA_PATTERNS: push_str(&o->extra_patterns, &o->nextra, arg); return 0;
@@ -351,27 +360,33 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
     case OPT_MAX_EXPAND: return parse_size_opt(arg, "max-expand", &o->max_expand, err);
     case OPT_EXPAND_RATIO: {
         uint64_t v;
-        if (parse_whole(arg, 1, 999999999, &v) != 0)
-            return bad_usage(err, "invalid --expand-ratio '%s' (a whole number from 1)", arg);
+        if (cli_parse_whole(arg, 1, 999999999, &v) != 0)
+            return cli_bad_usage(err, "invalid --expand-ratio '%s' (a whole number from 1)", arg);
         o->expand_ratio = v;
         return 0;
     }
     case OPT_THRESHOLD: {
         double v;
         if (tok_parse_double(arg, strlen(arg), &v) != 0 || !(v >= 0.0 && v <= 1.0))
-            return bad_usage(err, "invalid --threshold '%s' (a number from 0 to 1)", arg);
+            return cli_bad_usage(err, "invalid --threshold '%s' (a number from 0 to 1)", arg);
         o->threshold = v;
         return 0;
     }
+    case OPT_PLATFORM:
+        if (strcmp(arg, "gb10") && strcmp(arg, "other") && strcmp(arg, "auto"))
+            return cli_bad_usage(err, "invalid --platform '%s' (expected gb10, other or auto)",
+                                 arg);
+        o->platform = arg;
+        return 0;
     case OPT_CHECK: o->check = 1; return 0;
     case OPT_STAGE:
         if (strcmp(arg, "ingest") != 0)
-            return bad_usage(err, "invalid --stage '%s' (only 'ingest')", arg);
+            return cli_bad_usage(err, "invalid --stage '%s' (only 'ingest')", arg);
         o->stage_ingest = 1;
         return 0;
     default: break;
     }
-    return bad_usage(err, "internal: unhandled option %d", c);
+    return cli_bad_usage(err, "internal: unhandled option %d", c);
 }
 
 /* Options that only mean something to batch. */
@@ -383,6 +398,7 @@ static const char *batch_only_option(const struct cli_options *o)
     if (o->cache) return "--cache";
     if (o->summary) return "--summary";
     if (o->summary_only) return "--summary-only";
+    if (o->timing) return "--timing";
     return NULL;
 }
 
@@ -416,30 +432,30 @@ static int validate(struct cli_options *o, FILE *err)
             opt = "--color";
         else if (o->stage_ingest)
             opt = "--stage";
-        if (opt) return bad_usage(err, "option '%s' does not apply to 'batch'", opt);
+        if (opt) return cli_bad_usage(err, "option '%s' does not apply to 'batch'", opt);
         if (o->nargs == 0 && !o->files_from)
-            return bad_usage(err, "'batch' needs a ROOT or --files-from FILE");
+            return cli_bad_usage(err, "'batch' needs a ROOT or --files-from FILE");
         if (o->nul_separated && !o->files_from)
-            return bad_usage(err, "option '--null' needs '--files-from'");
+            return cli_bad_usage(err, "option '--null' needs '--files-from'");
     } else {
         const char *opt = batch_only_option(o);
         if (!opt && o->command != CLI_CMD_SCAN) opt = scan_only_option(o);
-        if (opt) return bad_usage(err, "option '%s' does not apply to '%s'", opt, cmd_name);
+        if (opt) return cli_bad_usage(err, "option '%s' does not apply to '%s'", opt, cmd_name);
     }
     if (o->check && o->command != CLI_CMD_PATTERNS)
-        return bad_usage(err, "option '--check' applies to 'patterns' only");
+        return cli_bad_usage(err, "option '--check' applies to 'patterns' only");
     switch (o->command) {
     case CLI_CMD_LIST:
-        if (o->nargs) return bad_usage(err, "'list' takes no operand ('%s')", o->args[0]);
+        if (o->nargs) return cli_bad_usage(err, "'list' takes no operand ('%s')", o->args[0]);
         break;
     case CLI_CMD_EXPLAIN:
-        if (o->nargs == 0) return bad_usage(err, "'explain' needs an entry ID, e.g. G3");
+        if (o->nargs == 0) return cli_bad_usage(err, "'explain' needs an entry ID, e.g. G3");
         if (o->nargs > 1)
-            return bad_usage(err, "'explain' takes one ID ('%s' is extra)", o->args[1]);
+            return cli_bad_usage(err, "'explain' takes one ID ('%s' is extra)", o->args[1]);
         break;
     case CLI_CMD_PATTERNS:
         if (o->nargs > 1)
-            return bad_usage(err, "'patterns' takes one DIR ('%s' is extra)", o->args[1]);
+            return cli_bad_usage(err, "'patterns' takes one DIR ('%s' is extra)", o->args[1]);
         break;
     case CLI_CMD_SCAN:
         if (o->nformats == 0) o->formats[o->nformats++] = REPORT_TEXT;
@@ -451,13 +467,18 @@ static int validate(struct cli_options *o, FILE *err)
     return 0;
 }
 
-int cli_parse(int argc, char **argv, struct cli_options *o, FILE *err)
+void cli_options_init(struct cli_options *o)
 {
     memset(o, 0, sizeof *o);
     o->redact = -1;
     o->threshold = -1.0;
     o->color = CLI_COLOR_AUTO;
     o->run_depth = -1;
+}
+
+int cli_parse(int argc, char **argv, struct cli_options *o, FILE *err)
+{
+    cli_options_init(o);
     if (argc < 2) {
         o->command = CLI_CMD_NONE;
         return 0;
@@ -478,13 +499,13 @@ int cli_parse(int argc, char **argv, struct cli_options *o, FILE *err)
     int c;
     while ((c = getopt_long(gargc, gargv, short_options, long_options, NULL)) != -1) {
         if (c == '?') {
-            if (optopt) return bad_usage(err, "invalid option -- '%c'", optopt);
-            return bad_usage(err, "unrecognized option '%s'", gargv[optind - 1]);
+            if (optopt) return cli_bad_usage(err, "invalid option -- '%c'", optopt);
+            return cli_bad_usage(err, "unrecognized option '%s'", gargv[optind - 1]);
         }
         if (c == ':') {
             if (optopt && optopt < 256 && gargv[optind - 1][1] != '-')
-                return bad_usage(err, "option requires an argument -- '%c'", optopt);
-            return bad_usage(err, "option '--%s' requires an argument", long_name_of(optopt));
+                return cli_bad_usage(err, "option requires an argument -- '%c'", optopt);
+            return cli_bad_usage(err, "option '--%s' requires an argument", long_name_of(optopt));
         }
         if (parse_one(c, optarg, o, err) != 0) return CLI_EXIT_ERROR;
     }
@@ -503,75 +524,21 @@ void cli_options_free(struct cli_options *o)
     o->nextra = o->nargs = 0;
 }
 
-/* ---- decisions ---- */
-
-unsigned cli_jobs(unsigned jobs, unsigned max_default)
-{
-    if (jobs) return jobs;
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    if (n < 1) n = 1;
-    return n > (long)max_default ? max_default : (unsigned)n;
-}
-
-int cli_use_color(enum cli_color c, int is_tty, const char *no_color_env)
-{
-    switch (c) {
-    case CLI_COLOR_ALWAYS: return 1;
-    case CLI_COLOR_NEVER: return 0;
-    case CLI_COLOR_AUTO:
-    default: return is_tty && !(no_color_env && *no_color_env);
-    }
-}
-
-int cli_redact_for(const struct cli_options *o, enum report_format f)
-{
-    if (o->redact >= 0) return o->redact;
-    return f == REPORT_MD || f == REPORT_HTML;
-}
-
-char *cli_output_path(const char *output, enum report_format f, size_t nformats)
-{
-    if (!output) return NULL;
-    if (nformats <= 1) return az_xstrdup(output);
-    return az_xasprintf("%s.%s", output, report_format_ext(f));
-}
-
-int cli_scan_exit_code(int named_path_failed, int has_verdict, int write_failed)
-{
-    if (named_path_failed || write_failed) return CLI_EXIT_ERROR;
-    return has_verdict ? CLI_EXIT_FINDINGS : CLI_EXIT_CLEAN;
-}
-
-static int is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-char *cli_pack_dir(const char *patterns_opt, const char *env_patterns, const char *exe_path)
-{
-    if (patterns_opt) return az_xstrdup(patterns_opt);
-    if (env_patterns && *env_patterns) return az_xstrdup(env_patterns);
-    if (exe_path && *exe_path) {
-        const char *slash = strrchr(exe_path, '/');
-        if (slash) {
-            char *beside = az_xasprintf("%.*s/patterns", (int)(slash - exe_path), exe_path);
-            if (is_dir(beside)) return beside;
-            free(beside);
-            /* an installed copy moved as a whole (PREFIX/bin/gotcha, PREFIX/share/gotcha) */
-            char *shared =
-                az_xasprintf("%.*s/../share/gotcha/patterns", (int)(slash - exe_path), exe_path);
-            if (is_dir(shared)) return shared;
-            free(shared);
-        }
-    }
-    return az_xstrdup(GOTCHA_DATADIR "/patterns");
-}
-
 /* ---- running ---- */
+
+/* The live commands parse their own command lines (record's ends in the command it runs). */
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv, FILE *out, FILE *err);
+} live_commands[] = {
+    {"preflight", cli_cmd_preflight}, {"record", cli_cmd_record}, {"collect", cli_cmd_collect}};
 
 int cli_run(int argc, char **argv, FILE *out, FILE *err)
 {
+    if (argc >= 2)
+        for (size_t i = 0; i < AZ_ARRAY_LEN(live_commands); i++)
+            if (strcmp(argv[1], live_commands[i].name) == 0)
+                return live_commands[i].run(argc - 1, argv + 1, out, err);
     struct cli_options o;
     int rc = cli_parse(argc, argv, &o, err);
     if (rc != 0) goto end;

@@ -49,6 +49,7 @@ struct cli_options {
     uint64_t max_expand;         /* --max-expand SIZE, 0 = default */
     uint64_t expand_ratio;       /* --expand-ratio N, 0 = default */
     double threshold;            /* --threshold X, negative = default */
+    const char *platform;        /* --platform gb10|other|auto, or NULL */
     int verbose;                 /* -v/--verbose */
     int quiet;                   /* -q/--quiet */
     int check;                   /* patterns --check */
@@ -60,6 +61,7 @@ struct cli_options {
     const char *cache;      /* batch --cache FILE */
     int summary;            /* batch --summary */
     int summary_only;       /* batch --summary-only */
+    int timing;             /* batch --timing: rows carry duration_ms */
     int batch_csv;          /* batch -f/--format csv (default ndjson) */
     const char **args;      /* operands: PATH..., ID, DIR (array owned, strings borrowed) */
     size_t nargs;           /* number of operands */
@@ -72,6 +74,8 @@ struct cli_options {
  * cli_options_free() either way.
  */
 int cli_parse(int argc, char **argv, struct cli_options *o, FILE *err);
+/* o with every option at its default (no command, no operand), as cli_parse() starts. */
+void cli_options_init(struct cli_options *o);
 void cli_options_free(struct cli_options *o);
 
 /**
@@ -104,6 +108,12 @@ unsigned cli_jobs(unsigned jobs, unsigned max_default);
  */
 char *cli_pack_dir(const char *patterns_opt, const char *env_patterns, const char *exe_path);
 
+/* A usage error: "gotcha: <problem>" and the --help hint on err; returns CLI_EXIT_ERROR. */
+int cli_bad_usage(FILE *err, const char *fmt, ...) AZ_PRINTF(2, 3);
+/* A plain decimal number (digits only, no more digits than hi has) within [lo, hi]; 0 on
+ * success. */
+int cli_parse_whole(const char *arg, uint64_t lo, uint64_t hi, uint64_t *out);
+
 /* ---- commands (cli_scan.c, cli_catalog.c) ---- */
 int cli_cmd_scan(const struct cli_options *o, FILE *out, FILE *err);
 int cli_cmd_stage_ingest(const struct cli_options *o, FILE *out, FILE *err);
@@ -111,11 +121,20 @@ int cli_cmd_list(const struct cli_options *o, FILE *out, FILE *err);
 int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err);
 int cli_cmd_patterns(const struct cli_options *o, FILE *out, FILE *err);
 int cli_cmd_batch(const struct cli_options *o, FILE *out, FILE *err); /* batch.c */
+/* The live commands take their own argv (argv[0] is the command word): cli_preflight.c,
+ * cli_record.c, cli_collect.c. */
+int cli_cmd_preflight(int argc, char **argv, FILE *out, FILE *err);
+int cli_cmd_record(int argc, char **argv, FILE *out, FILE *err);
+int cli_cmd_collect(int argc, char **argv, FILE *out, FILE *err);
 
 struct match_pack;
 /* Load the pack the options name (cli_pack_dir() plus --extra-patterns); on failure print the
  * problems to err and return NULL. */
 struct match_pack *cli_load_pack(const struct cli_options *o, FILE *err);
+/* The platform to assume: --platform, else $GOTCHA_PLATFORM, else auto. -1 (reported) when
+ * GOTCHA_PLATFORM holds something else. */
+struct corr_config;
+int cli_apply_platform(const struct cli_options *o, struct corr_config *cfg, FILE *err);
 /* The pack directory for these options, from the environment and /proc/self/exe; caller frees. */
 char *cli_resolve_pack_dir(const struct cli_options *o);
 

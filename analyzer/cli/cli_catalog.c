@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "common/az.h"
+#include "correlate/corr.h"
 #include "match/match.h"
 #include "report/report.h"
 #include "tokenize/tok.h"
@@ -47,7 +48,9 @@ static struct match_pack *load_from(const char *dir, const struct cli_options *o
     for (size_t i = 0; i < o->nextra; i++) dirs[1 + i] = o->extra_patterns[i];
     struct az_buf msg = AZ_BUF_INIT;
     struct match_pack *pack = NULL;
-    if (match_pack_load(&pack, dirs, ndirs, &msg) != AZ_OK || !pack) {
+    /* the pack's rules are checked against the correlator's primitives as part of loading */
+    if (match_pack_load(&pack, dirs, ndirs, &msg) != AZ_OK || !pack ||
+        corr_rules_check(pack, &msg) != 0) {
         fprintf(err, "gotcha: cannot load the pattern pack '%s':\n", dir);
         print_lines(err, "  ", msg.data);
         match_pack_free(pack);
@@ -159,6 +162,62 @@ static void put_kinds(FILE *out, uint32_t kinds)
         }
 }
 
+/* What the engine evaluates for a gotcha entry: scope, ruled-out sentence, explains links. */
+static void put_model(FILE *out, const struct match_entry *e)
+{
+    if (e->family != MATCH_FAMILY_GOTCHA) return;
+    char buf[256];
+    if (e->scope.platform == MATCH_SCOPE_GB10)
+        snprintf(buf, sizeof buf, "gb10 (x%.2f on another GPU)", e->scope.factor);
+    else
+        snprintf(buf, sizeof buf, "any platform");
+    put_field(out, "scope", buf);
+    put_field(out, "ruled out", e->ruled_out);
+    struct az_buf b = AZ_BUF_INIT;
+    for (size_t i = 0; i < e->nexplains; i++)
+        az_buf_printf(&b, "%s%s (when at least %.2f)", i ? ", " : "", e->explains[i].id,
+                      e->explains[i].min_cause);
+    if (b.len) put_field(out, "explains", b.data);
+    az_buf_free(&b);
+}
+
+/* A rule: its primitive, its named values, and what each outcome adds. */
+static void put_rule(FILE *out, size_t n, const struct match_rule *r)
+{
+    struct az_buf b = AZ_BUF_INIT, line = AZ_BUF_INIT;
+    for (size_t i = 0; i < r->nvalues; i++) {
+        const struct match_value *v = &r->values[i];
+        az_buf_printf(&line, "%s%s=", i ? ", " : "", v->name);
+        if (v->str)
+            az_buf_puts(&line, v->str);
+        else if (v->list)
+            for (size_t k = 0; k < v->nlist; k++)
+                az_buf_printf(&line, "%s%s", k ? "|" : "", v->list[k]);
+        else
+            az_buf_printf(&line, "%g", v->num);
+    }
+    report_sanitize_terminal(&b, line.data ? line.data : "", line.len);
+    fprintf(out, "  %zu. %s  %s\n", n, r->use, b.data ? b.data : "");
+    az_buf_reset(&line);
+    az_buf_reset(&b);
+    for (size_t i = 0; i < r->noutcomes; i++) {
+        const struct match_outcome *o = &r->outcomes[i];
+        az_buf_printf(&line, "%s%s ", i ? ", " : "", o->name);
+        if (o->weight > 0)
+            az_buf_printf(&line, "+%.2f%s", o->weight, o->decisive ? " decisive" : "");
+        else if (o->factor < 1)
+            az_buf_printf(&line, "x%.2f", o->factor);
+        else if (o->cap > 0)
+            az_buf_printf(&line, "cap %.2f", o->cap);
+        else
+            az_buf_puts(&line, "reason");
+    }
+    report_sanitize_terminal(&b, line.data ? line.data : "", line.len);
+    fprintf(out, "     outcomes: %s\n", b.data ? b.data : "");
+    az_buf_free(&line);
+    az_buf_free(&b);
+}
+
 static const struct match_entry *find_entry(const struct match_pack *pack, const char *id)
 {
     const struct match_entry *e = match_pack_find_entry(pack, id);
@@ -259,6 +318,7 @@ int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err)
     put_field(out, "check", e->check);
     put_field(out, "fix", e->fix);
     put_field(out, "source", e->source);
+    put_model(out, e);
     /* a catalogue's code signatures have no regex: the table lists them */
     size_t ncode = 0;
     for (size_t i = 0; i < e->nsigs; i++) ncode += e->sigs[i]->code != NULL;
@@ -268,6 +328,11 @@ int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err)
         if (s->code) continue;
         fprintf(out, "  %s  %s  kinds: ", s->id, match_strength_name(s->strength));
         put_kinds(out, s->kinds);
+        enum match_role dflt = s->strength == MATCH_CONTEXT ? MATCH_ROLE_CONTEXT : MATCH_ROLE_ROOT;
+        if (s->role != dflt) fprintf(out, "  role: %s", match_role_name(s->role));
+        if (s->decisive_on == MATCH_SCOPE_GB10) fputs("  decisive on: gb10", out);
+        for (size_t k = 0; k < s->ntags; k++)
+            fprintf(out, "%s%s", k ? "," : "  tags: ", s->tags[k]);
         fputc('\n', out);
         struct az_buf b = AZ_BUF_INIT;
         if (s->summary && *s->summary) {
@@ -287,6 +352,8 @@ int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err)
             fprintf(out, "    codes:   looked up in catalogue %s (%zu codes: gotcha explain %s)\n",
                     s->shape_of->id, s->shape_of->ncodes, s->shape_of->id);
     }
+    if (e->nrules) fprintf(out, "\nrules (%zu):\n", e->nrules);
+    for (size_t i = 0; i < e->nrules; i++) put_rule(out, i + 1, e->rules[i]);
     match_pack_free(pack);
     return CLI_EXIT_CLEAN;
 }

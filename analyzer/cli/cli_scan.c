@@ -13,10 +13,6 @@
 #include "report/report.h"
 #include "tokenize/tok.h"
 
-#ifndef GOTCHA_VERSION
-#define GOTCHA_VERSION "0.0.0"
-#endif
-
 static const char *const stdin_paths[] = {"-"};
 
 static void print_warning(FILE *err, const char *text)
@@ -113,6 +109,11 @@ int cli_cmd_scan(const struct cli_options *o, FILE *out, FILE *err)
     apply_scan_options(o, &cfg.ingest);
     if (o->threshold >= 0) cfg.threshold = o->threshold;
     cfg.threads = cli_jobs(o->jobs, 8);
+    if (cli_apply_platform(o, &cfg, err) != 0) {
+        match_scanner_free(scanner);
+        match_pack_free(pack);
+        return CLI_EXIT_ERROR;
+    }
 
     struct corr_result *res = NULL;
     int rc = CLI_EXIT_ERROR;

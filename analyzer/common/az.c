@@ -313,3 +313,13 @@ int az_parse_size(const char *s, uint64_t *out)
     *out = (uint64_t)v << shift;
     return 0;
 }
+
+uint64_t az_fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= UINT64_C(1099511628211);
+    }
+    return h;
+}

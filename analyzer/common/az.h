@@ -122,6 +122,34 @@ char *az_time_format_clock(struct az_time t, char *out, size_t outsz);
 /* ---- small string helpers ---- */
 /* Case-insensitive search for needle (ASCII) in p[0..len); NULL if absent. */
 const char *az_memcasemem(const char *p, size_t len, const char *needle, size_t nlen);
+
+/* ASCII classes, whatever the locale (log text is bytes, not the user's language). */
+static inline int az_is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+static inline int az_is_upper(unsigned char c)
+{
+    return c >= 'A' && c <= 'Z';
+}
+static inline int az_is_alpha(unsigned char c)
+{
+    return az_is_upper(c) || (c >= 'a' && c <= 'z');
+}
+static inline int az_is_alnum(unsigned char c)
+{
+    return az_is_digit(c) || az_is_alpha(c);
+}
+
+/* 64-bit FNV-1a over p[0..n), continuing from h (start with AZ_FNV1A_SEED): cache keys and error
+ * fingerprints, stable across runs and machines. */
+#define AZ_FNV1A_SEED UINT64_C(14695981039346656037)
+uint64_t az_fnv1a(uint64_t h, const void *p, size_t n);
+
+/* The program's version when the build does not say (the Makefile passes -DGOTCHA_VERSION). */
+#ifndef GOTCHA_VERSION
+#define GOTCHA_VERSION "0.0.0"
+#endif
 /* 1 if p[0..len) starts with the NUL-terminated prefix. */
 int az_starts_with(const char *p, size_t len, const char *prefix);
 /* Parse a size such as "64", "64K", "1M", "1G" (binary units). 0 on success, -1 on a bad value. */

@@ -29,8 +29,17 @@
 #include "ingest/ingest.h"
 #include "match/match.h"
 
+/* The platform the run is assumed to be on (a gotcha's scope depends on it). */
+enum corr_platform {
+    CORR_PLATFORM_AUTO = 0, /* from the inputs (GPU name, capability, pool size) */
+    CORR_PLATFORM_GB10,     /* --platform gb10: a GB10 whatever the inputs show */
+    CORR_PLATFORM_OTHER,    /* --platform other: not a GB10 */
+};
+
 struct corr_config {
     const struct match_pack *pack; /* borrowed */
+    enum corr_platform platform;   /* default AUTO */
+    const char *platform_from;     /* what set it ("--platform", "GOTCHA_PLATFORM"), or NULL */
     struct ingest_options ingest;
     double threshold;        /* minimum confidence for a verdict (default 0.35) */
     uint64_t run_expand_cap; /* decompressed bytes per run, 0 = no cap beyond per member */
@@ -115,15 +124,32 @@ struct corr_skip {
 };
 
 struct corr_context {
-    int is_gb10;       /* 1 seen, 0 contrary evidence (other GPU), -1 unknown */
-    char *gpu_name;    /* "NVIDIA GB10" or "" */
-    char *arch;        /* "aarch64", "x86_64" or "" */
-    char *cuda_driver; /* nvidia-smi "CUDA Version", "" */
-    char *cuda_torch;  /* torch.version.cuda / collect_env, "" */
-    int in_container;  /* 1 marker seen, 0 bare host seen, -1 unknown */
+    int is_gb10;               /* 1 seen, 0 contrary evidence (other GPU), -1 unknown */
+    char *gpu_name;            /* "NVIDIA GB10" or "" */
+    char *arch;                /* "aarch64", "x86_64" or "" */
+    char *cuda_driver;         /* nvidia-smi "CUDA Version", "" */
+    char *cuda_torch;          /* torch.version.cuda / collect_env, "" */
+    int in_container;          /* 1 marker seen, 0 bare host seen, -1 unknown */
+    const char *platform;      /* assumed: "gb10", "other" or "unknown" (static) */
+    const char *platform_from; /* "inputs", "--platform", "GOTCHA_PLATFORM" or "" (static) */
 };
 
+/* How the run ended, whatever caused it (correlate/outcome.c has the rule). */
+enum corr_outcome {
+    CORR_OUTCOME_UNKNOWN = 0, /* nothing read, or only snapshots (nvidia-smi, pip, dmesg, notes) */
+    CORR_OUTCOME_FAILED,      /* an error record with no end marker after it */
+    CORR_OUTCOME_COMPLETED,   /* an end marker (a pack entry with "outcome": "completed") after
+                                 every error */
+    CORR_OUTCOME_CUT_OFF      /* a job log that stops with no error and no end marker */
+};
+
+/* "unknown", "failed", "completed", "cut-off". Static. */
+const char *corr_outcome_name(enum corr_outcome o);
+
 struct corr_result {
+    enum corr_outcome outcome;
+    struct corr_evidence *outcome_at;  /* the record that decided it (the first error, the last end
+                                          marker, the job log's last line), or NULL (unknown) */
     const struct match_entry *verdict; /* NULL means "none" */
     double confidence;                 /* of the verdict, or of the best candidate when none */
     size_t nfindings;
@@ -165,5 +191,14 @@ enum az_status corr_analyze(const struct corr_config *cfg, struct match_scanner 
                             const char *const *paths, size_t npaths, struct corr_result **out);
 
 void corr_result_free(struct corr_result *r);
+
+/**
+ * corr_rules_check() : validate the rules of every gotcha entry of a loaded pack: each names a
+ * primitive the correlator has, gives every parameter it needs with the right type, refers only
+ * to entries, signatures and tags that exist, and its sentences use only the variables the
+ * primitive provides. Appends one line per problem ("file: entry: rule N (use): ...").
+ * @return the number of problems (a pack with any is refused, like a bad regex).
+ */
+size_t corr_rules_check(const struct match_pack *pack, struct az_buf *err);
 
 #endif /* CORR_H */

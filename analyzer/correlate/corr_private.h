@@ -182,6 +182,7 @@ struct corr_claim {
     char *summary;              /* sentence for the summary, or NULL */
     char *reason;               /* for a factor < 1 or a cap: why the entry is less likely */
     double cap;                 /* the score may not exceed this (0: no cap) */
+    int decisive;               /* a weight that names the cause by itself: caps do not apply */
 };
 
 struct corr_state {
@@ -276,7 +277,11 @@ int corr_series_fact_index(const char *fact);
  * whose power, temperature, clock and utilisation are read structurally instead). */
 int corr_series_sig_feeds(const struct corr_state *st, size_t sig, int smi_kind);
 /* 1 for the nvidia-smi kinds (table, -q, XML, CSV, dmon). */
-int corr_is_smi_kind(enum tok_kind k);
+static inline int corr_is_smi_kind(enum tok_kind k)
+{
+    return k == TOK_KIND_SMI || k == TOK_KIND_SMI_Q || k == TOK_KIND_SMI_XML ||
+           k == TOK_KIND_SMI_CSV || k == TOK_KIND_SMI_DMON;
+}
 /* Series facts of a hit (tokens_per_s, loss, power_w, ...), the facts already resolved:
  * fact_series[i] is corr_series_fact_index()
  * of the hit's fact i (the hit's signature's corr_sigfx.series); the hit stands for w raw records
@@ -300,8 +305,6 @@ struct corr_change {
     double effect;        /* |after - before| / pooled standard deviation */
 };
 struct corr_change corr_change_point(const struct corr_spoint *pts, size_t n, size_t min_seg);
-/* Parse "Sat Nov 29 10:12:55 2026" at p; kind NONE when it is not that. */
-struct az_time corr_parse_ctime(const char *p, size_t len);
 
 /* ---- timeline.c ---- */
 /* Run clock: start, end, year, boot anchors. */
@@ -320,13 +323,15 @@ void corr_timeline_events(const struct corr_state *st, struct corr_result *r);
 /* ---- detect.c ---- */
 void corr_context_build(struct corr_state *st);
 void corr_detect_all(struct corr_state *st);
-/* Add a claim for the entry with that id (ignored when the pack has no such entry); takes
- * ownership of note, summary and reason (each may be NULL). */
-struct corr_claim *corr_claim_add(struct corr_state *st, const char *entry_id, double weight,
+/* Add a claim for entry e; takes ownership of note, summary and reason (each may be NULL). */
+struct corr_claim *corr_claim_add(struct corr_state *st, const struct match_entry *e, double weight,
                                   double factor, const struct corr_rec *rec, char *note,
                                   char *summary, char *reason);
-/* Weight of a signature's evidence, from its strength with gotcha-specific adjustments (a pip
- * replacement of a package G9 does not care about counts as a hint only). */
+/* A signature's strength on this run: its own, or decisive where the pack says it is decisive on
+ * the run's platform ("decisive_on"). */
+enum match_strength corr_sig_strength(const struct corr_state *st, const struct match_sig *sig);
+/* Weight of a signature's evidence, from its strength, lowered by its entry's version-change
+ * rule when its hits name only packages the rule does not care about (other_weight). */
 double corr_sig_weight(const struct corr_state *st, const struct match_sig *sig);
 /* Does this record state an error (level, or words when the level is unknown)? */
 int corr_rec_is_error(const struct corr_rec *r);
@@ -335,18 +340,77 @@ int corr_rec_is_error(const struct corr_rec *r);
 /* r->codes: every catalogue code with hits, merged over its signatures, in timeline order. */
 void corr_codes_collect(const struct corr_state *st, struct corr_result *r);
 
+/* ---- rules.c: the pack's rules, evaluated by the primitives of detect.c ---- */
+/* A template variable: a string (str set) or a number. */
+struct corr_var {
+    const char *name;
+    double num;
+    const char *str;
+};
+/* One rule being run, and what earlier rules of the same entry left for later ones. */
+struct corr_rule_run {
+    struct corr_state *st;
+    const struct match_rule *rule;
+    double plateau_t0; /* a plateau rule's start (run seconds), NAN when none */
+    int coresident;    /* a coresident rule saw processes sharing the pool */
+};
+typedef void (*corr_prim_fn)(struct corr_rule_run *rr);
+/* Run every gotcha entry's rules, in pack order. */
+void corr_rules_run(struct corr_state *st);
+double corr_rule_num(const struct corr_rule_run *rr, const char *name); /* NAN when absent */
+const char *corr_rule_str(const struct corr_rule_run *rr, const char *name);
+const struct match_value *corr_rule_list(const struct corr_rule_run *rr, const char *name);
+/* A claim for the rule's entry from one of its outcomes (NULL when the pack leaves that outcome
+ * out): its weight, factor or cap, note and sentence, rendered with vars. */
+struct corr_claim *corr_rule_claim(struct corr_rule_run *rr, const char *outcome,
+                                   const struct corr_rec *rec, const struct corr_var *vars,
+                                   size_t nvars);
+/* The outcome's evidence-line text rendered into buf (empty when none). */
+const char *corr_rule_text(const struct corr_rule_run *rr, const char *outcome,
+                           const struct corr_var *vars, size_t nvars, char *buf, size_t n);
+/* The outcome's series mark label, or NULL. */
+const char *corr_rule_mark(const struct corr_rule_run *rr, const char *outcome);
+/* Template t with vars substituted (a new string), NULL when t is NULL. */
+char *corr_rule_render(const char *t, const struct corr_var *vars, size_t nvars);
+
+/* The primitives (detect.c). */
+void corr_prim_plateau(struct corr_rule_run *rr);
+void corr_prim_clock_reasons(struct corr_rule_run *rr);
+void corr_prim_change_point(struct corr_rule_run *rr);
+void corr_prim_cutoff_boot(struct corr_rule_run *rr);
+void corr_prim_oom_capacity(struct corr_rule_run *rr);
+void corr_prim_counter(struct corr_rule_run *rr);
+void corr_prim_context_before(struct corr_rule_run *rr);
+void corr_prim_context_present(struct corr_rule_run *rr);
+void corr_prim_bandwidth(struct corr_rule_run *rr);
+void corr_prim_coresident(struct corr_rule_run *rr);
+void corr_prim_build_driver(struct corr_rule_run *rr);
+void corr_prim_quant_arch(struct corr_rule_run *rr);
+void corr_prim_version_change(struct corr_rule_run *rr);
+void corr_prim_tp_nodes(struct corr_rule_run *rr);
+void corr_prim_after_context(struct corr_rule_run *rr);
+void corr_prim_last_line(struct corr_rule_run *rr);
+void corr_prim_requested(struct corr_rule_run *rr);
+void corr_prim_dated_before(struct corr_rule_run *rr);
+void corr_prim_fact_share(struct corr_rule_run *rr);
+
 /* ---- score.c ---- */
 void corr_score(struct corr_state *st, struct corr_result *r);
+/* ---- outcome.c ---- */
+/* r->outcome and r->outcome_at, after corr_score() (it reads r->first_error). */
+void corr_outcome(const struct corr_state *st, struct corr_result *r);
 
-/* ---- scan.c: what a record says on its own ---- */
+/* ---- stamp.c: what a record says on its own ---- */
 /* A record's time, boot marker and lane: they depend on nothing before it, so pipe workers
  * compute them ahead. */
 struct corr_stamp {
-    struct az_time t; /* kind NONE when the record has no time of its own */
-    size_t tend;      /* where the time ended (tok_parse_time()) */
-    int boot_marker;  /* "-- Boot ...", "-- Reboot --", a kernel "Linux version" line */
-    int may_name;     /* the record has a shape that can name a host: its lane was parsed */
-    size_t lane_len;  /* tok_parse_lane()'s length, 0 when it found none */
+    struct az_time t;        /* kind NONE when the record has no time of its own */
+    size_t tend;             /* where the time ended (tok_parse_time()) */
+    struct tok_lane_src src; /* the message past the record's prefixes (tok_prefix_strip()),
+                                what the signatures see, and the rank and host they named */
+    int boot_marker;         /* "-- Boot ...", "-- Reboot --", a kernel "Linux version" line */
+    int may_name;            /* the record has a shape that can name a host: its lane was parsed */
+    size_t lane_len;         /* tok_parse_lane()'s length, 0 when it found none */
 };
 /* Stamp record p / len of a member of this kind; lane gets the parsed lane (CORR_LANE_MAX). */
 void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct corr_stamp *s,
@@ -360,6 +424,8 @@ struct corr_batch_rec {
     int cut;
     struct corr_stamp stamp; /* filled by the worker */
     size_t lane_off;         /* the stamp's lane: lanes[lane_off .. + stamp.lane_len] */
+    uint64_t empty_run;      /* empty records that follow this empty one (feed_empty_run()) */
+    uint64_t empty_last;     /* the line of the last of them */
 };
 
 /* Records of one member, copied, and what the workers prepared for them. */
@@ -410,7 +476,7 @@ void corr_evidence_from_rec(const struct corr_state *st, const struct corr_rec *
                             struct corr_evidence *ev);
 const char *corr_file_path(const struct corr_state *st, size_t file);
 
-/* 1 when needle (lowercase ASCII, n bytes) stands at p[at..] case-insensitively (scan.c). */
+/* 1 when needle (lowercase ASCII, n bytes) stands at p[at..] case-insensitively (stamp.c). */
 int corr_lower_at(const char *p, size_t len, size_t at, const char *needle, size_t n);
 
 #endif /* CORR_PRIVATE_H */

@@ -1,6 +1,8 @@
-/* correlate/detect.c - the run's context and the quantitative detectors. Each detector reads
- * series, kept hits and context and adds claims: supporting evidence with a weight, contrary
- * evidence with a factor, or a cap, each with the numbers that justify it. */
+/* correlate/detect.c - the run's context and the generic primitives the pack's rules use
+ * (rules.c runs them). A primitive reads series, kept hits and context, decides which of its
+ * outcomes happened and makes that outcome's claim: supporting evidence with a weight, contrary
+ * evidence with a factor, or a cap. Every number, id and sentence comes from the rule's
+ * parameters and outcomes in the pack (docs/patterns.md, "Rules"); this file names none. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,23 +11,25 @@
 
 #include "correlate/corr_private.h"
 
-#define GIB           (1024.0 * 1024.0 * 1024.0)
-#define GB10_POOL_GIB 119.7 /* what GB10's 128 GB shows as "total capacity" */
-/* Upper end of "at the measured 180–192 GB/s ceiling" for bandwidth computed from weight bytes:
- * logs label GiB as "GB" and vice versa (7 %), so allow that much above 192. */
-#define G5_CEILING_HI 210.0
+#define GIB (1024.0 * 1024.0 * 1024.0)
+/* What GB10's 128 GB pool shows as a device's "total capacity": the platform's signature in an
+ * OOM message, used for the run's context (is it a GB10?), never for a verdict by itself. */
+#define GB10_POOL_LO_GIB 110.0
+#define GB10_POOL_HI_GIB 125.0
+/* Context tags (docs/patterns.md): entries that say the run is in a container, or on a bare
+ * host. */
+#define TAG_CONTAINER "container"
+#define TAG_BARE_HOST "bare-host"
 
-struct corr_claim *corr_claim_add(struct corr_state *st, const char *entry_id, double weight,
+#define N(name)  corr_rule_num(rr, name)
+#define S(name)  corr_rule_str(rr, name)
+#define VN(n, v) ((struct corr_var){n, (v), NULL})
+#define VS(n, v) ((struct corr_var){n, NAN, (v)})
+
+struct corr_claim *corr_claim_add(struct corr_state *st, const struct match_entry *e, double weight,
                                   double factor, const struct corr_rec *rec, char *note,
                                   char *summary, char *reason)
 {
-    const struct match_entry *e = match_pack_find_entry(st->pack, entry_id);
-    if (!e) {
-        free(note);
-        free(summary);
-        free(reason);
-        return NULL;
-    }
     az_grow((void **)&st->claims, &st->capclaims, st->nclaims + 1, sizeof *st->claims);
     struct corr_claim *c = &st->claims[st->nclaims++];
     memset(c, 0, sizeof *c);
@@ -38,13 +42,6 @@ struct corr_claim *corr_claim_add(struct corr_state *st, const char *entry_id, d
     c->summary = summary;
     c->reason = reason;
     return c;
-}
-
-/* A cap on an entry's score, with the reason (for "ruled out"). */
-static void claim_cap(struct corr_state *st, const char *entry_id, double cap, char *reason)
-{
-    struct corr_claim *c = corr_claim_add(st, entry_id, 0, 1, NULL, NULL, NULL, reason);
-    if (c) c->cap = cap;
 }
 
 /* ---- iteration helpers ---- */
@@ -63,21 +60,20 @@ static void visit_tramp(void *vctx, const struct corr_rec *r)
     v->fn(v->st, v->ctx, r);
 }
 
-/* Every kept record of the entry (or, entry_id NULL, of every entry). */
-static void each_rec(struct corr_state *st, const char *entry_id, rec_visit_fn fn, void *ctx)
+/* Every kept record of the entry (or, e NULL, of every entry). */
+static void each_rec(struct corr_state *st, const struct match_entry *e, rec_visit_fn fn, void *ctx)
 {
     struct visit_ctx v = {st, fn, ctx};
     for (size_t s = 0; s < st->nsigs; s++) {
         if (!st->sigs[s]) continue;
         const struct match_sig *sig = match_pack_sig(st->pack, s);
-        if (entry_id && strcmp(sig->entry->id, entry_id)) continue;
+        if (e && sig->entry != e) continue;
         corr_sig_each(st, s, visit_tramp, &v);
     }
 }
 
 /* The earliest kept record that has the fact (NULL when none). */
 struct fact_find {
-    const char *entry_id;
     const char *fact;
     const struct corr_rec *best;
 };
@@ -89,41 +85,44 @@ static void fact_find_visit(struct corr_state *st, void *vctx, const struct corr
     if (!f->best || corr_rec_cmp(st, r, f->best) < 0) f->best = r;
 }
 
-static const struct corr_rec *find_fact(struct corr_state *st, const char *entry_id,
+static const struct corr_rec *find_fact(struct corr_state *st, const struct match_entry *e,
                                         const char *fact)
 {
-    struct fact_find f = {entry_id, fact, NULL};
-    each_rec(st, entry_id, fact_find_visit, &f);
+    struct fact_find f = {fact, NULL};
+    if (fact) each_rec(st, e, fact_find_visit, &f);
     return f.best;
 }
 
 static const char *fact_str(const struct corr_rec *r, const char *fact)
 {
-    const struct corr_fact_copy *f = r ? corr_rec_fact(r, fact) : NULL;
+    const struct corr_fact_copy *f = r && fact ? corr_rec_fact(r, fact) : NULL;
     return f ? f->val : NULL;
 }
 
 static double fact_num(const struct corr_rec *r, const char *fact)
 {
-    const struct corr_fact_copy *f = r ? corr_rec_fact(r, fact) : NULL;
+    const struct corr_fact_copy *f = r && fact ? corr_rec_fact(r, fact) : NULL;
     if (!f) return NAN;
     if (!isnan(f->num)) return f->num;
     double v;
     return tok_parse_double(f->val, strlen(f->val), &v) ? NAN : v;
 }
 
-static int entry_hit(const struct corr_state *st, const char *entry_id)
+static const struct match_entry *entry_of(const struct corr_state *st, const char *id)
 {
-    const struct match_entry *e = match_pack_find_entry(st->pack, entry_id);
-    if (!e) return 0;
-    for (size_t i = 0; i < e->nsigs; i++)
+    return id ? match_pack_find_entry(st->pack, id) : NULL;
+}
+
+static int entry_hit(const struct corr_state *st, const struct match_entry *e)
+{
+    for (size_t i = 0; e && i < e->nsigs; i++)
         if (e->sigs[i]->index < st->nsigs && st->sigs[e->sigs[i]->index]) return 1;
     return 0;
 }
 
-static const struct corr_rec *entry_earliest(const struct corr_state *st, const char *entry_id)
+static const struct corr_rec *entry_earliest(const struct corr_state *st,
+                                             const struct match_entry *e)
 {
-    const struct match_entry *e = match_pack_find_entry(st->pack, entry_id);
     const struct corr_rec *best = NULL;
     for (size_t i = 0; e && i < e->nsigs; i++) {
         const struct corr_rec *r = corr_sig_earliest(st, e->sigs[i]->index);
@@ -135,16 +134,48 @@ static const struct corr_rec *entry_earliest(const struct corr_state *st, const 
 /* Earliest kept record of the signature with that id, or NULL. */
 static const struct corr_rec *find_sig_rec(const struct corr_state *st, const char *sig_id)
 {
-    for (size_t s = 0; s < st->nsigs; s++) {
+    const struct match_sig *s = sig_id ? match_pack_find_sig(st->pack, sig_id) : NULL;
+    return s && s->index < st->nsigs && st->sigs[s->index] ? corr_sig_earliest(st, s->index) : NULL;
+}
+
+/* Earliest kept record of any signature with the tag (of a gotcha or common entry and not
+ * context-strength when failures_only), or NULL. */
+static const struct corr_rec *tag_earliest(const struct corr_state *st, const char *tag,
+                                           int failures_only)
+{
+    const struct corr_rec *best = NULL;
+    for (size_t s = 0; tag && s < st->nsigs; s++) {
         if (!st->sigs[s]) continue;
-        if (!strcmp(match_pack_sig(st->pack, s)->id, sig_id)) return corr_sig_earliest(st, s);
+        const struct match_sig *sig = match_pack_sig(st->pack, s);
+        if (!match_sig_has_tag(sig, tag)) continue;
+        if (failures_only &&
+            (sig->strength == MATCH_CONTEXT || (sig->entry->family != MATCH_FAMILY_GOTCHA &&
+                                                sig->entry->family != MATCH_FAMILY_COMMON)))
+            continue;
+        const struct corr_rec *r = corr_sig_earliest(st, s);
+        if (r && (!best || corr_rec_cmp(st, r, best) < 0)) best = r;
     }
-    return NULL;
+    return best;
 }
 
 static int contains(const char *s, const char *needle)
 {
-    return s && az_memcasemem(s, strlen(s), needle, strlen(needle)) != NULL;
+    return s && needle && az_memcasemem(s, strlen(s), needle, strlen(needle)) != NULL;
+}
+
+/* 1 when name contains one of the list's strings. */
+static int contains_any(const char *name, const struct match_value *list)
+{
+    for (size_t i = 0; list && i < list->nlist; i++)
+        if (contains(name, list->list[i])) return 1;
+    return 0;
+}
+
+/* A rule's "when_tag": 1 when absent, else when a failure line carries the tag. */
+static int when_tag(const struct corr_rule_run *rr)
+{
+    const char *t = corr_rule_str(rr, "when_tag");
+    return !t || tag_earliest(rr->st, t, 1) != NULL;
 }
 
 /* ---- hosts: the machines the logs show ---- */
@@ -213,13 +244,6 @@ static void fmt_clock(const struct corr_state *st, struct az_time t, char *out, 
     else
         az_time_format(t, 0, out, n);
     if (!*out) snprintf(out, n, "?");
-}
-
-static char *fmt_dur(double secs)
-{
-    if (secs >= 5400) return az_xasprintf("%.1f h", secs / 3600);
-    if (secs >= 90) return az_xasprintf("%.0f min", secs / 60);
-    return az_xasprintf("%.0f s", secs);
 }
 
 static const char *where(const struct corr_state *st, const struct corr_rec *r, char *buf, size_t n)
@@ -299,7 +323,7 @@ static void ctx_visit(struct corr_state *st, void *vctx, const struct corr_rec *
     double total = fact_num(r, "total");
     if (!isnan(total) && total > 0 && r->sig && r->sig->entry->family == MATCH_FAMILY_GOTCHA) {
         double gib = total / GIB;
-        if (gib >= 110 && gib <= 125) {
+        if (gib >= GB10_POOL_LO_GIB && gib <= GB10_POOL_HI_GIB) {
             c->gb10 = 1;
         } else {
             c->other = 1;
@@ -332,11 +356,18 @@ void corr_context_build(struct corr_state *st)
         st->ctx.gpu_name = az_xstrdup(c.other_name);
     if (!st->ctx.gpu_name && c.other_name && !c.gb10) st->ctx.gpu_name = az_xstrdup(c.other_name);
     free(c.other_name);
-    if (entry_hit(st, "CTX.container"))
+    if (tag_earliest(st, TAG_CONTAINER, 0))
         st->ctx.in_container = 1;
-    else if (entry_hit(st, "CTX.bare-host"))
+    else if (tag_earliest(st, TAG_BARE_HOST, 0))
         st->ctx.in_container = 0;
     if (!st->ctx.gpu_name) st->ctx.gpu_name = az_xstrdup("");
+    /* the platform: from the inputs, unless the user set it */
+    st->ctx.platform_from = st->ctx.is_gb10 != -1 ? "inputs" : "";
+    if (st->cfg->platform != CORR_PLATFORM_AUTO) {
+        st->ctx.is_gb10 = st->cfg->platform == CORR_PLATFORM_GB10;
+        st->ctx.platform_from = st->cfg->platform_from ? st->cfg->platform_from : "--platform";
+    }
+    st->ctx.platform = st->ctx.is_gb10 == 1 ? "gb10" : st->ctx.is_gb10 == 0 ? "other" : "unknown";
     if (!st->ctx.arch) st->ctx.arch = az_xstrdup("");
     if (!st->ctx.cuda_driver) st->ctx.cuda_driver = az_xstrdup("");
     if (!st->ctx.cuda_torch) st->ctx.cuda_torch = az_xstrdup("");
@@ -368,27 +399,9 @@ int corr_rec_is_error(const struct corr_rec *r)
 
 /* ---- signature weights ---- */
 
-/* The packages whose replacement G9 is about; the name is compared up to a version separator. */
-static int key_package(const char *pkg)
-{
-    static const char *const keys[] = {"torch",        "triton",      "xformers",
-                                       "transformers", "torchvision", "torchaudio",
-                                       "flash-attn",   "flash_attn",  "pytorch-triton"};
-    if (!pkg) return 0;
-    size_t n = 0;
-    while (pkg[n] && pkg[n] != ' ' && pkg[n] != '=' && pkg[n] != '<' && pkg[n] != '>' &&
-           !(pkg[n] == '-' && isdigit((unsigned char)pkg[n + 1])))
-        n++;
-    for (size_t i = 0; i < AZ_ARRAY_LEN(keys); i++) {
-        size_t kl = strlen(keys[i]);
-        if (n != kl) continue;
-        size_t k = 0;
-        while (k < kl && tolower((unsigned char)pkg[k]) == keys[i][k]) k++;
-        if (k == kl) return 1;
-    }
-    return 0;
-}
-
+/* The weight of each strength: decisive names the cause alone (above the 0.35 threshold with
+ * nothing else), strong is good evidence, weak a hint (capped below the threshold in score.c),
+ * context adds only a bonus beside real evidence. */
 static double strength_weight(enum match_strength s)
 {
     switch (s) {
@@ -400,33 +413,75 @@ static double strength_weight(enum match_strength s)
     return 0.0;
 }
 
+/* Does pkg (compared up to a version separator) name one of the list's packages? */
+static int key_package(const char *pkg, const struct match_value *keys)
+{
+    if (!pkg || !keys) return 0;
+    size_t n = 0;
+    while (pkg[n] && pkg[n] != ' ' && pkg[n] != '=' && pkg[n] != '<' && pkg[n] != '>' &&
+           !(pkg[n] == '-' && isdigit((unsigned char)pkg[n + 1])))
+        n++;
+    for (size_t i = 0; i < keys->nlist; i++) {
+        const char *k = keys->list[i];
+        size_t kl = strlen(k);
+        if (n != kl) continue;
+        size_t j = 0;
+        while (j < kl && tolower((unsigned char)pkg[j]) == tolower((unsigned char)k[j])) j++;
+        if (j == kl) return 1;
+    }
+    return 0;
+}
+
 struct pkg_scan {
+    const char *fact;
+    const struct match_value *keys;
     int key, other;
 };
 
 static void pkg_visit(void *vctx, const struct corr_rec *r)
 {
     struct pkg_scan *p = vctx;
-    const char *pkg = fact_str(r, "package");
+    const char *pkg = fact_str(r, p->fact);
     if (!pkg) return;
-    if (key_package(pkg))
+    if (key_package(pkg, p->keys))
         p->key = 1;
     else
         p->other = 1;
 }
 
+/* The entry's version-change rule, or NULL. */
+static const struct match_rule *version_rule(const struct match_entry *e)
+{
+    for (size_t i = 0; e && i < e->nrules; i++)
+        if (!strcmp(e->rules[i]->use, "version-change")) return e->rules[i];
+    return NULL;
+}
+
+enum match_strength corr_sig_strength(const struct corr_state *st, const struct match_sig *sig)
+{
+    /* a line the pack calls decisive on GB10, on a run the inputs (or --platform) place there */
+    if (sig->decisive_on == MATCH_SCOPE_GB10 && st->ctx.is_gb10 == 1) return MATCH_DECISIVE;
+    return sig->strength;
+}
+
 double corr_sig_weight(const struct corr_state *st, const struct match_sig *sig)
 {
-    double w = strength_weight(sig->strength);
-    if (!strcmp(sig->entry->id, "G9")) {
-        struct pkg_scan p = {0, 0};
-        corr_sig_each(st, sig->index, pkg_visit, &p);
-        if (!p.key && p.other) w = AZ_MIN(w, 0.1); /* pip moved numpy: not what G9 is about */
+    double w = strength_weight(corr_sig_strength(st, sig));
+    /* a version change of packages the entry does not care about (pip moved numpy) is a hint
+     * at most: the rule's other_weight */
+    const struct match_rule *vr = version_rule(sig->entry);
+    if (vr) {
+        const struct match_value *f = match_rule_value(vr, "package_fact");
+        const struct match_value *k = match_rule_value(vr, "key_packages");
+        const struct match_value *ow = match_rule_value(vr, "other_weight");
+        struct pkg_scan p = {f ? f->str : NULL, k, 0, 0};
+        if (p.fact) corr_sig_each(st, sig->index, pkg_visit, &p);
+        if (!p.key && p.other && ow) w = AZ_MIN(w, ow->num);
     }
     return w;
 }
 
-/* ---- G4: power plateau, temperature, clocks, throughput, reboot ---- */
+/* ---- series helpers ---- */
 
 static int same_file_series(const struct corr_state *st, const char *name, size_t file)
 {
@@ -436,7 +491,7 @@ static int same_file_series(const struct corr_state *st, const char *name, size_
     return corr_series_find(st, name, NULL, 0);
 }
 
-/* Mean of the points of b with t in [t0, t1] among the first/last fraction of them. */
+/* Mean of the points of b with t in [t0, t1] among the first/last tenth of them. */
 static void window_stats(const struct corr_sbuild *b, double t0, double t1, double *first,
                          double *last, double *maxv, size_t *count)
 {
@@ -458,353 +513,15 @@ static void window_stats(const struct corr_sbuild *b, double t0, double t1, doub
     *maxv = m;
 }
 
-struct drop {
-    int found;
-    int series;
-    size_t at;
-    double before, after, pct, t;
-};
-
-/* A sustained drop (change point, not noise) in the best throughput-like series named name. */
-static struct drop find_drop(const struct corr_state *st, const char *name, double min_pct)
-{
-    struct drop d = {0, -1, 0, 0, 0, 0, NAN};
-    for (size_t s = 0; s < st->nseries; s++) {
-        const struct corr_sbuild *b = &st->series[s];
-        if (strcmp(b->name, name) || b->n < 8) continue;
-        size_t min_seg = AZ_MAX((size_t)3, b->n / 10);
-        struct corr_change c = corr_change_point(b->pts, b->n, min_seg);
-        if (!c.found || c.before <= 0 || c.after >= c.before) continue;
-        double pct = (c.before - c.after) / c.before * 100.0;
-        if (pct < min_pct || c.effect < 2.0) continue;
-        if (!d.found || pct > d.pct) {
-            d.found = 1;
-            d.series = (int)s;
-            d.at = c.at;
-            d.before = c.before;
-            d.after = c.after;
-            d.pct = pct;
-            d.t = b->pts[c.at].t;
-        }
-    }
-    return d;
-}
-
 static void mark_series(struct corr_state *st, int idx, double t, const char *label)
 {
-    if (idx < 0) return;
+    if (idx < 0 || !label) return;
     struct corr_sbuild *b = &st->series[idx];
     if (!isnan(b->mark_t)) return;
     b->mark_t = t;
     free(b->mark_label);
     b->mark_label = az_xstrdup(label);
 }
-
-static int reboot_seen(const struct corr_state *st, size_t *kfile)
-{
-    for (size_t i = 0; i < st->nfiles; i++) {
-        const struct corr_file *f = &st->files[i];
-        if (f->boot_seg > 0 || f->boot_markers >= 2) {
-            *kfile = i;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-static void detect_g4(struct corr_state *st)
-{
-    int pw = corr_series_find(st, "power.draw", "W", 0);
-    double plateau_t0 = NAN, plateau_t1 = NAN;
-    char buf[256];
-    if (pw >= 0) {
-        const struct corr_sbuild *b = &st->series[pw];
-        /* Longest run of samples under load held near GB10's ~100 W sustained cap. */
-        size_t best_lo = 0, best_n = 0, lo = 0, n = 0;
-        double pmin = INFINITY, pmax = -INFINITY, peak = -INFINITY;
-        size_t above = 0;
-        for (size_t i = 0; i < b->n; i++) {
-            double v = b->pts[i].v;
-            peak = AZ_MAX(peak, v);
-            if (v > 150) above++;
-            if (v >= 80 && v <= 125) {
-                if (!n) lo = i;
-                n++;
-                if (n > best_n) best_n = n, best_lo = lo;
-            } else {
-                n = 0;
-            }
-        }
-        double dur = best_n ? b->pts[best_lo + best_n - 1].t - b->pts[best_lo].t : 0;
-        int long_enough =
-            best_n >= 5 && (dur >= 300 || (b->approx && b->tkind == AZ_TIME_NONE && best_n >= 10));
-        if (long_enough && above * 5 < b->n) {
-            for (size_t i = best_lo; i < best_lo + best_n; i++)
-                pmin = AZ_MIN(pmin, b->pts[i].v), pmax = AZ_MAX(pmax, b->pts[i].v);
-            plateau_t0 = b->pts[best_lo].t;
-            plateau_t1 = b->pts[best_lo + best_n - 1].t;
-            int tp = same_file_series(st, "temperature.gpu", b->file);
-            double tf = NAN, tl = NAN, tmax = NAN;
-            size_t tc = 0;
-            if (tp >= 0)
-                window_stats(&st->series[tp], plateau_t0, plateau_t1, &tf, &tl, &tmax, &tc);
-            char *d = fmt_dur(dur);
-            snprintf(buf, sizeof buf, "%.0f W, plateau begins", b->pts[best_lo].v);
-            const struct corr_rec *rec = series_rec(st, b, best_lo, buf);
-            if (tc >= 2 && (tl - tf >= 5 || tmax >= 80)) {
-                corr_claim_add(st, "G4", 0.6, 1, rec, az_xstrdup("power plateau near 100 W begins"),
-                               az_xasprintf("Power held at %.0f–%.0f W for %s while the GPU went "
-                                            "%.0f → %.0f °C.",
-                                            pmin, pmax, d, tf, tl),
-                               NULL);
-                mark_series(st, pw, plateau_t0, "plateau ~100 W begins");
-            } else if (tc >= 2) {
-                corr_claim_add(st, "G4", 0.1, 1, rec,
-                               az_xstrdup("power near 100 W, temperature steady"),
-                               az_xasprintf("Power held at %.0f–%.0f W for %s but the temperature "
-                                            "stayed at %.0f–%.0f °C.",
-                                            pmin, pmax, d, tf, tl),
-                               NULL);
-            } else {
-                corr_claim_add(st, "G4", 0.3, 1, rec, az_xstrdup("power plateau near 100 W begins"),
-                               az_xasprintf("Power held at %.0f–%.0f W for %s (no temperature "
-                                            "series).",
-                                            pmin, pmax, d),
-                               NULL);
-                mark_series(st, pw, plateau_t0, "plateau ~100 W begins");
-            }
-            free(d);
-        } else if (b->n >= 5) {
-            corr_claim_add(st, "G4", 0, 1, NULL, NULL, NULL,
-                           az_xasprintf("power peaked at %.0f W with no plateau near 100 W", peak));
-        }
-    }
-    if (st->thr_thermal || st->thr_power) {
-        const struct corr_rec *rec = st->have_thr_rec ? &st->thr_rec : NULL;
-        if (st->thr_thermal)
-            corr_claim_add(st, "G4", 0.45, 1, rec, az_xstrdup("thermal slowdown active"),
-                           az_xasprintf("Thermal clock-event reasons were active in %llu of %llu "
-                                        "samples.",
-                                        (unsigned long long)st->thr_thermal,
-                                        (unsigned long long)st->thr_samples),
-                           NULL);
-        else
-            corr_claim_add(
-                st, "G4", 0.2, 1, rec, az_xstrdup("power-cap slowdown active"),
-                az_xasprintf("The power-cap clock-event reason was active in %llu of %llu "
-                             "samples.",
-                             (unsigned long long)st->thr_power,
-                             (unsigned long long)st->thr_samples),
-                NULL);
-    }
-    int sm = corr_series_find(st, "clocks.sm", "MHz", 0);
-    if (sm >= 0 && st->series[sm].n >= 8) {
-        const struct corr_sbuild *b = &st->series[sm];
-        struct corr_change c = corr_change_point(b->pts, b->n, AZ_MAX((size_t)3, b->n / 10));
-        if (c.found && c.before >= 1000 && c.after < c.before * 0.85 && c.effect >= 2) {
-            snprintf(buf, sizeof buf, "SM clock %.0f → %.0f MHz", c.before, c.after);
-            const struct corr_rec *rec = series_rec(st, b, c.at, buf);
-            corr_claim_add(st, "G4", 0.35, 1, rec, az_xstrdup("SM clock falls"),
-                           az_xasprintf("SM clock fell %.0f → %.0f MHz.", c.before, c.after), NULL);
-            mark_series(st, sm, b->pts[c.at].t, "clock falls");
-        }
-    }
-    struct drop d = find_drop(st, "throughput", 15);
-    if (d.found) {
-        const struct corr_sbuild *b = &st->series[d.series];
-        int aligned = !isnan(plateau_t0) && (b->approx || d.t >= plateau_t0 - 60);
-        snprintf(buf, sizeof buf, "%.4g → %.4g %s (−%.0f %%)", d.before, d.after, b->unit, d.pct);
-        const struct corr_rec *rec = series_rec(st, b, d.at, buf);
-        char clock[32];
-        fmt_clock(st, rec->time, clock, sizeof clock);
-        corr_claim_add(st, "G4", aligned ? 0.35 : 0.1, 1, rec, az_xstrdup("throughput drops"),
-                       az_xasprintf("Throughput fell %.0f %% (%.4g → %.4g %s) at %s%s.", d.pct,
-                                    d.before, d.after, b->unit, clock,
-                                    aligned ? ", during the power plateau" : ""),
-                       NULL);
-        mark_series(st, d.series, d.t, "throughput drops");
-    }
-    size_t kf;
-    if (reboot_seen(st, &kf)) {
-        /* A training/job log that stops without an error, and a new boot: a spontaneous reboot. */
-        int quiet_end = 0;
-        size_t lf = 0;
-        /* the job's own log says most: a training log, then a server/stderr log, then any text */
-        static const enum tok_kind job_kinds[][2] = {{TOK_KIND_TRAIN, TOK_KIND_TRAIN},
-                                                     {TOK_KIND_VLLM, TOK_KIND_STDERR},
-                                                     {TOK_KIND_TEXT, TOK_KIND_TEXT}};
-        for (size_t k = 0; k < AZ_ARRAY_LEN(job_kinds) && !quiet_end; k++)
-            for (size_t i = 0; i < st->nfiles; i++) {
-                const struct corr_file *f = &st->files[i];
-                if ((f->kind == job_kinds[k][0] || f->kind == job_kinds[k][1]) && f->records &&
-                    f->last_level < TOK_LEVEL_WARN) {
-                    quiet_end = 1;
-                    lf = i;
-                    break;
-                }
-            }
-        const struct corr_file *k = &st->files[kf];
-        struct corr_rec *rec =
-            corr_det_rec(st, kf, k->last_line, (struct az_time){0, AZ_TIME_NONE},
-                         k->boot_seg ? "uptime reset: a new boot" : "a new boot");
-        if (k->nboot_abs) {
-            int approx = 0;
-            rec->time = corr_timeline_map(st, kf, k->boot_abs[k->nboot_abs - 1], 0, &approx);
-        }
-        if (quiet_end)
-            corr_claim_add(st, "G4", 0.5, 1, rec, az_xstrdup("new boot after the job log stopped"),
-                           az_xasprintf("%s stops without an error and %s shows a new boot "
-                                        "(spontaneous reboot).",
-                                        st->files[lf].display, k->display),
-                           NULL);
-        else
-            corr_claim_add(st, "G4", 0.15, 1, rec, az_xstrdup("a new boot"),
-                           az_xasprintf("%s shows a new boot.", k->display), NULL);
-    }
-}
-
-/* ---- G3: OOM below the 128 GB pool ---- */
-
-struct oom_scan {
-    const struct corr_rec *first;   /* earliest OOM */
-    const struct corr_rec *numbers; /* an OOM with numbers */
-    int nv_err_only;                /* NV_ERR_NO_MEMORY lines seen */
-};
-
-static int is_oom_text(const char *t)
-{
-    if (!t) return 0;
-    if (contains(t, "NV_ERR_NO_MEMORY")) return 0;
-    return contains(t, "out of memory") || contains(t, "OutOfMemory") || contains(t, "oom-kill") ||
-           contains(t, "oom_reaper") || contains(t, "Killed process");
-}
-
-static void oom_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
-{
-    struct oom_scan *o = vctx;
-    const struct match_entry *e = r->sig ? r->sig->entry : NULL;
-    if (!e || (e->family != MATCH_FAMILY_GOTCHA && e->family != MATCH_FAMILY_COMMON)) return;
-    /* a context line may carry sizes (vLLM's healthy "Free memory on device (118.12/119.70 GiB)
-     * on startup"): it adds numbers to an OOM, it is never one */
-    if (r->sig->strength == MATCH_CONTEXT) return;
-    if (contains(r->text, "NV_ERR_NO_MEMORY")) o->nv_err_only = 1;
-    int numbers =
-        corr_rec_fact(r, "tried") || corr_rec_fact(r, "allocated") || corr_rec_fact(r, "total");
-    if (!numbers && !is_oom_text(r->text) && strcmp(e->id, "C.oom-killer")) return;
-    if (!o->first || corr_rec_cmp(st, r, o->first) < 0) o->first = r;
-    if (numbers && (!o->numbers || corr_rec_cmp(st, r, o->numbers) < 0)) o->numbers = r;
-}
-
-static const char *const oom_facts[] = {"allocated", "reserved", "total",
-                                        "free",      "tried",    "in_use"};
-
-struct oom_numbers {
-    const struct corr_rec *at;
-    double v[6];
-};
-
-static void oom_numbers_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
-{
-    (void)st;
-    struct oom_numbers *n = vctx;
-    /* the message may be wrapped over a few lines (vLLM and Ray loggers split it) */
-    if (r->file != n->at->file || r->line < n->at->line || r->line > n->at->line + 3) return;
-    for (size_t i = 0; i < AZ_ARRAY_LEN(oom_facts); i++)
-        if (isnan(n->v[i])) n->v[i] = fact_num(r, oom_facts[i]);
-}
-
-/* A G3 hint of unified memory: the weak/context signatures (Not Supported, [N/A], NVML on UMA,
- * NV_ERR_NO_MEMORY), not the OOM lines themselves. */
-static void uma_hint_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
-{
-    (void)st;
-    if (r->sig && r->sig->strength <= MATCH_WEAK) *(int *)vctx = 1;
-}
-
-static void detect_g3(struct corr_state *st)
-{
-    struct oom_scan o = {NULL, NULL, 0};
-    each_rec(st, NULL, oom_visit, &o);
-    char wbuf[512];
-    if (!o.first) {
-        claim_cap(st, "G3", 0.25,
-                  az_xstrdup(o.nv_err_only ? "NV_ERR_NO_MEMORY alone (it appears in healthy "
-                                             "startups too) and no OOM"
-                                           : "no OOM anywhere"));
-        return;
-    }
-    const struct corr_rec *r = o.numbers ? o.numbers : o.first;
-    /* One PyTorch OOM line feeds several signatures (tried / capacity / breakdown): merge them. */
-    struct oom_numbers n = {r, {NAN, NAN, NAN, NAN, NAN, NAN}};
-    each_rec(st, NULL, oom_numbers_visit, &n);
-    double alloc = n.v[0], resv = n.v[1], total = n.v[2], freeb = n.v[3], tried = n.v[4];
-    double inuse = n.v[5];
-    double used = NAN;
-    if (!isnan(inuse))
-        used = inuse;
-    else if (!isnan(alloc))
-        used = alloc + (isnan(resv) ? 0 : resv);
-    double cap_gib = !isnan(total) && total / GIB >= 100 ? total / GIB : GB10_POOL_GIB;
-    /* GB10's allocator reports ~119.7 GiB: a device well below or above it is another GPU
-     * (an 80 GiB H100, a 139.8 GiB H200), with memory of its own and no UMA pool to misread. */
-    if (!isnan(total) && total > 0 && (total / GIB < 100 || total / GIB > 125)) {
-        corr_claim_add(
-            st, "G3", 0, 0.3, r, NULL, NULL,
-            az_xasprintf("the OOM reports a %.1f GiB device, not GB10's 128 GB pool", total / GIB));
-    }
-    /* G3 is a unified-memory failure: an OOM says nothing of it unless something shows the run
-     * was on a GB10 (its name, its ~119.7 GiB pool, or UMA's unreadable memory columns). */
-    int pool_like = !isnan(total) && total / GIB >= 110 && total / GIB <= 125;
-    int uma_hint = 0;
-    each_rec(st, "G3", uma_hint_visit, &uma_hint);
-    if (st->ctx.is_gb10 == -1 && !pool_like && !uma_hint)
-        claim_cap(st, "G3", 0.3,
-                  az_xstrdup("an OOM, but nothing shows a GB10 (no GB10 name, no 119.7 GiB pool, "
-                             "no unreadable memory columns)"));
-    if (!isnan(used) && used / GIB < 0.8 * cap_gib) {
-        corr_claim_add(
-            st, "G3", 0.6, 1, r, az_xstrdup("OOM well under the pool"),
-            az_xasprintf(
-                "OOM at %.1f GiB in use of %.1f GiB%s%s.", used / GIB, cap_gib,
-                isnan(tried) ? "" : " while allocating ",
-                isnan(tried) ? "" : (snprintf(wbuf, sizeof wbuf, "%.2f GiB", tried / GIB), wbuf)),
-            NULL);
-    } else if (!isnan(used) && used / GIB >= 0.92 * cap_gib) {
-        corr_claim_add(st, "G3", 0, 0.5, r, NULL, NULL,
-                       az_xasprintf("the process itself held %.1f GiB of %.1f GiB: a real capacity "
-                                    "OOM",
-                                    used / GIB, cap_gib));
-    } else if (isnan(used) && !isnan(freeb) && !isnan(total) && total / GIB >= 100 &&
-               freeb / GIB > 8) {
-        corr_claim_add(st, "G3", 0.45, 1, r, az_xstrdup("OOM with free memory reported"),
-                       az_xasprintf("OOM while %.1f GiB of %.1f GiB was reported free.",
-                                    freeb / GIB, total / GIB),
-                       NULL);
-    }
-    if (st->mem_na_count)
-        corr_claim_add(st, "G3", 0.45, 1, st->have_mem_na_rec ? &st->mem_na_rec : NULL,
-                       az_xstrdup("nvidia-smi memory [N/A]"),
-                       az_xasprintf("nvidia-smi reported memory as [N/A]/Not Supported (%llu "
-                                    "samples), so its headroom cannot be trusted.",
-                                    (unsigned long long)st->mem_na_count),
-                       NULL);
-    if (st->meminfo_cached_kb > 16ULL * 1024 * 1024)
-        corr_claim_add(st, "G3", 0.3, 1, st->have_cache_rec ? &st->cache_rec : NULL,
-                       az_xstrdup("large page cache"),
-                       az_xasprintf("The page cache held %.1f GiB.",
-                                    (double)st->meminfo_cached_kb / 1024 / 1024),
-                       NULL);
-    const struct corr_rec *load = entry_earliest(st, "CTX.model-load");
-    if (load && corr_rec_cmp(st, load, o.first) <= 0)
-        corr_claim_add(st, "G3", 0.25, 1, load, az_xstrdup("model loading before the OOM"),
-                       az_xstrdup("It happened during model loading."), NULL);
-    const struct corr_rec *ql = entry_earliest(st, "CTX.qlora");
-    if (ql)
-        corr_claim_add(st, "G3", 0.15, 1, ql, az_xstrdup("QLoRA (dequantization transients)"),
-                       az_xstrdup("QLoRA dequantization adds transient allocations."), NULL);
-}
-
-/* ---- G5: memory-bound decode at the measured bandwidth ceiling ---- */
 
 static double median_of_tail(const struct corr_sbuild *b)
 {
@@ -823,17 +540,363 @@ static double median_of_tail(const struct corr_sbuild *b)
     return m;
 }
 
-static double dtype_bytes(const char *d)
+/* ---- plateau: a series held inside a band for a time ---- */
+
+void corr_prim_plateau(struct corr_rule_run *rr)
 {
-    if (!d) return NAN;
-    if (contains(d, "fp4") || contains(d, "nf4") || contains(d, "int4") || contains(d, "4bit") ||
-        contains(d, "awq") || contains(d, "gptq"))
-        return 0.5;
-    if (contains(d, "fp8") || contains(d, "int8") || contains(d, "8bit")) return 1;
-    if (contains(d, "bf16") || contains(d, "fp16") || contains(d, "half") ||
-        contains(d, "bfloat16") || contains(d, "float16"))
-        return 2;
-    if (contains(d, "fp32") || contains(d, "float32")) return 4;
+    struct corr_state *st = rr->st;
+    int pw = corr_series_find(st, S("series"), S("unit"), 0);
+    if (pw < 0) return;
+    const struct corr_sbuild *b = &st->series[pw];
+    double lo_v = N("lo"), hi_v = N("hi"), above_v = N("above");
+    size_t min_points = (size_t)N("min_points"), untimed = (size_t)N("untimed_points");
+    size_t one_in = (size_t)N("above_share");
+    /* Longest run of samples inside the band. */
+    size_t best_lo = 0, best_n = 0, lo = 0, n = 0;
+    double pmin = INFINITY, pmax = -INFINITY, peak = -INFINITY;
+    size_t above = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        double v = b->pts[i].v;
+        peak = AZ_MAX(peak, v);
+        if (v > above_v) above++;
+        if (v >= lo_v && v <= hi_v) {
+            if (!n) lo = i;
+            n++;
+            if (n > best_n) best_n = n, best_lo = lo;
+        } else {
+            n = 0;
+        }
+    }
+    double dur = best_n ? b->pts[best_lo + best_n - 1].t - b->pts[best_lo].t : 0;
+    int long_enough =
+        best_n >= min_points &&
+        (dur >= N("min_secs") || (b->approx && b->tkind == AZ_TIME_NONE && best_n >= untimed));
+    /* at most one sample in above_share above the band: a plateau, not a dip under load */
+    if (!(long_enough && above * one_in < b->n)) {
+        if (b->n >= min_points) {
+            struct corr_var v[] = {VN("peak", peak)};
+            corr_rule_claim(rr, "none", NULL, v, AZ_ARRAY_LEN(v));
+        }
+        return;
+    }
+    for (size_t i = best_lo; i < best_lo + best_n; i++)
+        pmin = AZ_MIN(pmin, b->pts[i].v), pmax = AZ_MAX(pmax, b->pts[i].v);
+    double t0 = b->pts[best_lo].t, t1 = b->pts[best_lo + best_n - 1].t;
+    rr->plateau_t0 = t0;
+    int tp = same_file_series(st, S("companion"), b->file);
+    double tf = NAN, tl = NAN, tmax = NAN;
+    size_t tc = 0;
+    if (tp >= 0) window_stats(&st->series[tp], t0, t1, &tf, &tl, &tmax, &tc);
+    char *d = dur >= 5400 ? az_xasprintf("%.1f h", dur / 3600)
+              : dur >= 90 ? az_xasprintf("%.0f min", dur / 60)
+                          : az_xasprintf("%.0f s", dur);
+    const char *outcome = tc >= 2 && (tl - tf >= N("rise") || tmax >= N("hot")) ? "hot"
+                          : tc >= 2                                             ? "steady"
+                                                                                : "alone";
+    struct corr_var v[] = {VN("min", pmin),
+                           VN("max", pmax),
+                           VS("dur", d),
+                           VN("first", tf),
+                           VN("last", tl),
+                           VN("peak", peak),
+                           VN("value", b->pts[best_lo].v)};
+    char text[256];
+    corr_rule_text(rr, outcome, v, AZ_ARRAY_LEN(v), text, sizeof text);
+    const struct corr_rec *rec = series_rec(st, b, best_lo, text);
+    if (corr_rule_claim(rr, outcome, rec, v, AZ_ARRAY_LEN(v)))
+        mark_series(st, pw, t0, corr_rule_mark(rr, outcome));
+    free(d);
+}
+
+/* ---- clock-reasons: nvidia-smi's clock-event reasons (read structurally) ---- */
+
+void corr_prim_clock_reasons(struct corr_rule_run *rr)
+{
+    struct corr_state *st = rr->st;
+    if (!st->thr_thermal && !st->thr_power) return;
+    const struct corr_rec *rec = st->have_thr_rec ? &st->thr_rec : NULL;
+    struct corr_var v[] = {VN("count", (double)(st->thr_thermal ? st->thr_thermal : st->thr_power)),
+                           VN("samples", (double)st->thr_samples)};
+    corr_rule_claim(rr, st->thr_thermal ? "thermal" : "power", rec, v, AZ_ARRAY_LEN(v));
+}
+
+/* ---- change-point: a sustained drop (not noise) in a series ---- */
+
+struct drop {
+    int found;
+    int series;
+    size_t at;
+    double before, after, pct, t;
+};
+
+static int drop_ok(const struct corr_rule_run *rr, const struct corr_change *c, double *pct)
+{
+    if (!c->found || c->before <= 0 || c->after >= c->before) return 0;
+    if (c->before < N("min_before")) return 0;
+    *pct = (c->before - c->after) / c->before * 100.0;
+    return *pct >= N("min_drop_pct") && c->effect >= N("min_effect");
+}
+
+/* pick "longest": the series with the most points; "largest": the largest drop of any series
+ * with that name. */
+static struct drop find_drop(const struct corr_rule_run *rr)
+{
+    const struct corr_state *st = rr->st;
+    struct drop d = {0, -1, 0, 0, 0, 0, NAN};
+    const char *name = S("series"), *unit = S("unit");
+    size_t min_points = (size_t)N("min_points");
+    int longest = S("pick") && !strcmp(S("pick"), "longest");
+    int only = longest ? corr_series_find(st, name, unit, 0) : -1;
+    for (size_t s = 0; s < st->nseries; s++) {
+        const struct corr_sbuild *b = &st->series[s];
+        if (longest ? (int)s != only : strcmp(b->name, name) != 0) continue;
+        if (!longest && unit && strcmp(b->unit, unit)) continue;
+        if (b->n < min_points) continue;
+        size_t min_seg = AZ_MAX((size_t)3, b->n / 10);
+        struct corr_change c = corr_change_point(b->pts, b->n, min_seg);
+        double pct;
+        if (!drop_ok(rr, &c, &pct)) continue;
+        if (!d.found || pct > d.pct) {
+            d.found = 1;
+            d.series = (int)s;
+            d.at = c.at;
+            d.before = c.before;
+            d.after = c.after;
+            d.pct = pct;
+            d.t = b->pts[c.at].t;
+        }
+    }
+    return d;
+}
+
+void corr_prim_change_point(struct corr_rule_run *rr)
+{
+    struct corr_state *st = rr->st;
+    const char *when = S("when");
+    if (when && !strcmp(when, "coresident") && !rr->coresident) return;
+    struct drop d = find_drop(rr);
+    if (!d.found) return;
+    const struct corr_sbuild *b = &st->series[d.series];
+    double slack = N("align_slack_secs");
+    int aligned =
+        !isnan(slack) && !isnan(rr->plateau_t0) && (b->approx || d.t >= rr->plateau_t0 - slack);
+    const char *outcome = aligned ? "aligned" : "drop";
+    struct corr_var v[] = {VN("before", d.before), VN("after", d.after), VS("unit", b->unit),
+                           VN("pct", d.pct), VS("at", "")};
+    char text[256], clock[32];
+    corr_rule_text(rr, outcome, v, AZ_ARRAY_LEN(v), text, sizeof text);
+    const struct corr_rec *rec = series_rec(st, b, d.at, text);
+    fmt_clock(st, rec->time, clock, sizeof clock);
+    v[4].str = clock;
+    if (corr_rule_claim(rr, outcome, rec, v, AZ_ARRAY_LEN(v)))
+        mark_series(st, d.series, d.t, corr_rule_mark(rr, outcome));
+}
+
+/* ---- cutoff-boot: a job log that stops without an error, then a new boot ---- */
+
+static int reboot_seen(const struct corr_state *st, size_t *kfile)
+{
+    for (size_t i = 0; i < st->nfiles; i++) {
+        const struct corr_file *f = &st->files[i];
+        if (f->boot_seg > 0 || f->boot_markers >= 2) {
+            *kfile = i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* 1 when the kind is in a "train" or "vllm|stderr" group. */
+static int kind_in_group(enum tok_kind k, const char *group)
+{
+    const char *name = tok_kind_name(k);
+    size_t n = strlen(name);
+    for (const char *p = group; *p;) {
+        const char *e = strchr(p, '|');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == n && !memcmp(p, name, n)) return 1;
+        p += l + (e != NULL);
+    }
+    return 0;
+}
+
+void corr_prim_cutoff_boot(struct corr_rule_run *rr)
+{
+    struct corr_state *st = rr->st;
+    size_t kf;
+    if (!reboot_seen(st, &kf)) return;
+    /* the job's own log says most: the groups of job_kinds in order */
+    const struct match_value *groups = corr_rule_list(rr, "job_kinds");
+    int quiet_end = 0;
+    size_t lf = 0;
+    for (size_t g = 0; groups && g < groups->nlist && !quiet_end; g++)
+        for (size_t i = 0; i < st->nfiles; i++) {
+            const struct corr_file *f = &st->files[i];
+            if (kind_in_group(f->kind, groups->list[g]) && f->records &&
+                f->last_level < TOK_LEVEL_WARN) {
+                quiet_end = 1;
+                lf = i;
+                break;
+            }
+        }
+    const struct corr_file *k = &st->files[kf];
+    struct corr_rec *rec = corr_det_rec(st, kf, k->last_line, (struct az_time){0, AZ_TIME_NONE},
+                                        k->boot_seg ? S("text_reset") : S("text_marker"));
+    if (k->nboot_abs) {
+        int approx = 0;
+        rec->time = corr_timeline_map(st, kf, k->boot_abs[k->nboot_abs - 1], 0, &approx);
+    }
+    struct corr_var v[] = {VS("job", st->files[lf].display), VS("boot", k->display)};
+    corr_rule_claim(rr, quiet_end ? "quiet_end" : "boot", rec, v, AZ_ARRAY_LEN(v));
+}
+
+/* ---- oom-capacity: an OOM against the memory the device has ---- */
+
+struct oom_scan {
+    const char *oom_tag, *lookalike_tag;
+    const struct corr_rec *first;   /* earliest OOM */
+    const struct corr_rec *numbers; /* an OOM with numbers */
+    int lookalike;                  /* a line that looks like an OOM and is not one was seen */
+};
+
+static void oom_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
+{
+    struct oom_scan *o = vctx;
+    const struct match_entry *e = r->sig ? r->sig->entry : NULL;
+    if (!e || (e->family != MATCH_FAMILY_GOTCHA && e->family != MATCH_FAMILY_COMMON)) return;
+    /* a context line may carry sizes (vLLM's healthy "Free memory on device (118.12/119.70 GiB)
+     * on startup"): it adds numbers to an OOM, it is never one */
+    if (r->sig->strength == MATCH_CONTEXT) return;
+    int lookalike = match_sig_has_tag(r->sig, o->lookalike_tag);
+    if (lookalike) o->lookalike = 1;
+    int numbers =
+        corr_rec_fact(r, "tried") || corr_rec_fact(r, "allocated") || corr_rec_fact(r, "total");
+    if (!numbers && (lookalike || !match_sig_has_tag(r->sig, o->oom_tag))) return;
+    if (!o->first || corr_rec_cmp(st, r, o->first) < 0) o->first = r;
+    if (numbers && (!o->numbers || corr_rec_cmp(st, r, o->numbers) < 0)) o->numbers = r;
+}
+
+static const char *const oom_facts[] = {"allocated", "reserved", "total",
+                                        "free",      "tried",    "in_use"};
+
+struct oom_numbers {
+    const struct corr_rec *at;
+    size_t wrap;
+    double v[6];
+};
+
+static void oom_numbers_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
+{
+    (void)st;
+    struct oom_numbers *n = vctx;
+    /* the message may be wrapped over a few lines (vLLM and Ray loggers split it) */
+    if (r->file != n->at->file || r->line < n->at->line || r->line > n->at->line + n->wrap) return;
+    for (size_t i = 0; i < AZ_ARRAY_LEN(oom_facts); i++)
+        if (isnan(n->v[i])) n->v[i] = fact_num(r, oom_facts[i]);
+}
+
+/* A hint of unified memory among the entry's own lines: its weak or context signatures (memory
+ * "Not Supported", [N/A], NVML on UMA), not the OOM lines themselves. */
+static void uma_hint_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
+{
+    (void)st;
+    if (r->sig && r->sig->strength <= MATCH_WEAK) *(int *)vctx = 1;
+}
+
+void corr_prim_oom_capacity(struct corr_rule_run *rr)
+{
+    struct corr_state *st = rr->st;
+    const struct match_entry *self = rr->rule->entry;
+    struct oom_scan o = {S("oom_tag"), S("lookalike_tag"), NULL, NULL, 0};
+    each_rec(st, NULL, oom_visit, &o);
+    if (!o.first) {
+        corr_rule_claim(rr, o.lookalike ? "lookalike" : "none", NULL, NULL, 0);
+        return;
+    }
+    const struct corr_rec *r = o.numbers ? o.numbers : o.first;
+    /* One PyTorch OOM line feeds several signatures (tried / capacity / breakdown): merge them. */
+    struct oom_numbers n = {r, (size_t)N("wrap_lines"), {NAN, NAN, NAN, NAN, NAN, NAN}};
+    each_rec(st, NULL, oom_numbers_visit, &n);
+    double alloc = n.v[0], resv = n.v[1], total = n.v[2], freeb = n.v[3], tried = n.v[4];
+    double inuse = n.v[5];
+    double used = NAN;
+    if (!isnan(inuse))
+        used = inuse;
+    else if (!isnan(alloc))
+        used = alloc + (isnan(resv) ? 0 : resv);
+    double tg = total / GIB;
+    double cap_gib = !isnan(total) && tg >= N("device_lo_gib") ? tg : N("pool_gib");
+    struct corr_var v[] = {VN("used", used / GIB), VN("total", tg), VN("cap", cap_gib),
+                           VN("free", freeb / GIB), VN("tried", tried / GIB)};
+    size_t nv = AZ_ARRAY_LEN(v);
+    /* a device well below or above the pool is another GPU, with memory of its own */
+    if (!isnan(total) && total > 0 && (tg < N("device_lo_gib") || tg > N("device_hi_gib")))
+        corr_rule_claim(rr, "other_device", r, v, nv);
+    /* an OOM says nothing of unified memory unless something shows the run was on the
+     * platform: its name, the pool's size, or the entry's own hints */
+    int pool_like = !isnan(total) && tg >= N("pool_lo_gib") && tg <= N("pool_hi_gib");
+    int uma_hint = 0;
+    each_rec(st, self, uma_hint_visit, &uma_hint);
+    if (st->ctx.is_gb10 == -1 && !pool_like && !uma_hint)
+        corr_rule_claim(rr, "no_platform", NULL, v, nv);
+    if (!isnan(used) && used / GIB < N("under") * cap_gib)
+        corr_rule_claim(rr, isnan(tried) ? "under_pool" : "under_pool_tried", r, v, nv);
+    else if (!isnan(used) && used / GIB >= N("full") * cap_gib)
+        corr_rule_claim(rr, "full", r, v, nv);
+    else if (isnan(used) && !isnan(freeb) && !isnan(total) && tg >= N("device_lo_gib") &&
+             freeb / GIB > N("free_min_gib"))
+        corr_rule_claim(rr, "free_reported", r, v, nv);
+}
+
+/* ---- counter: a count the structural parsers keep ---- */
+
+void corr_prim_counter(struct corr_rule_run *rr)
+{
+    struct corr_state *st = rr->st;
+    if (!when_tag(rr)) return;
+    const char *c = S("counter");
+    double count;
+    const struct corr_rec *rec;
+    if (!strcmp(c, "smi-memory-na")) {
+        count = (double)st->mem_na_count;
+        rec = st->have_mem_na_rec ? &st->mem_na_rec : NULL;
+    } else { /* page-cache-kb (checked at load) */
+        count = (double)st->meminfo_cached_kb;
+        rec = st->have_cache_rec ? &st->cache_rec : NULL;
+    }
+    if (!(count > N("min"))) return;
+    struct corr_var v[] = {VN("count", count), VN("gib", count / 1024 / 1024)};
+    corr_rule_claim(rr, "present", rec, v, AZ_ARRAY_LEN(v));
+}
+
+/* ---- context-before / context-present ---- */
+
+void corr_prim_context_before(struct corr_rule_run *rr)
+{
+    const struct corr_rec *at = tag_earliest(rr->st, S("tag"), 1);
+    const struct corr_rec *c = entry_earliest(rr->st, entry_of(rr->st, S("context")));
+    if (at && c && corr_rec_cmp(rr->st, c, at) <= 0) corr_rule_claim(rr, "before", c, NULL, 0);
+}
+
+void corr_prim_context_present(struct corr_rule_run *rr)
+{
+    if (!when_tag(rr)) return;
+    const struct corr_rec *c = entry_earliest(rr->st, entry_of(rr->st, S("context")));
+    if (c) corr_rule_claim(rr, "present", c, NULL, 0);
+}
+
+/* ---- bandwidth-ceiling: weights x decode rate against a measured ceiling ---- */
+
+/* Bytes per parameter of a dtype text, from "name=bytes" items (first that occurs wins). */
+static double dtype_bytes(const char *d, const struct match_value *table)
+{
+    for (size_t i = 0; d && table && i < table->nlist; i++) {
+        const char *eq = strchr(table->list[i], '=');
+        if (!eq) continue;
+        char key[32];
+        snprintf(key, sizeof key, "%.*s", (int)(eq - table->list[i]), table->list[i]);
+        if (contains(d, key)) return atof(eq + 1);
+    }
     return NAN;
 }
 
@@ -852,12 +915,12 @@ static void fact_med_visit(struct corr_state *st, void *vctx, const struct corr_
     if (!isnan(v) && m->n < AZ_ARRAY_LEN(m->v)) m->v[m->n++] = v;
 }
 
-static double fact_median(struct corr_state *st, const char *entry_id, const char *fact)
+static double fact_median(struct corr_state *st, const struct match_entry *e, const char *fact)
 {
     struct fact_med m;
     memset(&m, 0, sizeof m);
     m.fact = fact;
-    each_rec(st, entry_id, fact_med_visit, &m);
+    each_rec(st, e, fact_med_visit, &m);
     if (!m.n) return NAN;
     for (size_t i = 1; i < m.n; i++)
         for (size_t j = i; j > 0 && m.v[j] < m.v[j - 1]; j--) {
@@ -868,23 +931,27 @@ static double fact_median(struct corr_state *st, const char *entry_id, const cha
     return m.v[m.n / 2];
 }
 
-static void detect_g5(struct corr_state *st)
+void corr_prim_bandwidth(struct corr_rule_run *rr)
 {
-    static const char *const bytes_facts[] = {"model_bytes", "weights_bytes", "model_mem",
-                                              "weights"};
+    struct corr_state *st = rr->st;
+    const struct match_value *wf = corr_rule_list(rr, "weight_facts");
     const struct corr_rec *wr = NULL;
     double wbytes = NAN;
-    for (size_t i = 0; i < AZ_ARRAY_LEN(bytes_facts) && isnan(wbytes); i++) {
-        wr = find_fact(st, NULL, bytes_facts[i]);
-        wbytes = fact_num(wr, bytes_facts[i]);
+    for (size_t i = 0; wf && i < wf->nlist && isnan(wbytes); i++) {
+        wr = find_fact(st, NULL, wf->list[i]);
+        wbytes = fact_num(wr, wf->list[i]);
     }
     if (isnan(wbytes)) {
-        const struct corr_rec *pr = find_fact(st, NULL, "params_b");
-        double pb = fact_num(pr, "params_b");
-        const struct corr_rec *dr = find_fact(st, NULL, "dtype");
-        if (!dr) dr = find_fact(st, NULL, "quant");
-        double bpp =
-            dtype_bytes(fact_str(dr, "dtype") ? fact_str(dr, "dtype") : fact_str(dr, "quant"));
+        const struct corr_rec *pr = find_fact(st, NULL, S("params_fact"));
+        double pb = fact_num(pr, S("params_fact"));
+        const struct match_value *df = corr_rule_list(rr, "dtype_facts");
+        const struct corr_rec *dr = NULL;
+        for (size_t i = 0; df && i < df->nlist && !dr; i++) dr = find_fact(st, NULL, df->list[i]);
+        /* the first dtype fact the record has names the bytes */
+        const char *dtext = NULL;
+        for (size_t i = 0; df && dr && i < df->nlist && !dtext; i++)
+            dtext = fact_str(dr, df->list[i]);
+        double bpp = dtype_bytes(dtext, corr_rule_list(rr, "dtype_bytes"));
         if (!isnan(pb) && !isnan(bpp)) {
             wbytes = pb * 1e9 * bpp;
             wr = pr;
@@ -893,53 +960,42 @@ static void detect_g5(struct corr_state *st)
     /* Decode reads every weight once per step, whatever the batch: the bandwidth is weights times
      * steps per second, i.e. one sequence's rate (1000 / TPOT), not the batch's aggregate. */
     double tps = NAN;
-    const char *rate_what = "Decode";
-    double seq = fact_median(st, "G5", "seq_tokens_per_s");
-    double tpot = fact_median(st, "G5", "tpot_ms");
+    const char *rate_what = S("label_series");
+    double seq = fact_median(st, rr->rule->entry, S("seq_fact"));
+    double tpot = fact_median(st, rr->rule->entry, S("tpot_fact"));
     if (!isnan(seq) && seq > 0) {
         tps = seq;
-        rate_what = "Single-sequence decode";
+        rate_what = S("label_seq");
     } else if (!isnan(tpot) && tpot > 0) {
         tps = 1000 / tpot;
-        rate_what = "Decode (from TPOT)";
+        rate_what = S("label_tpot");
     } else {
-        int tp = corr_series_find(st, "throughput", "tok/s", 0);
+        int tp = corr_series_find(st, S("series"), S("unit"), 0);
         if (tp >= 0) tps = median_of_tail(&st->series[tp]);
     }
-    const struct corr_rec *plan = find_sig_rec(st, "G5.spec-273");
+    const struct corr_rec *plan = find_sig_rec(st, S("plan"));
     if (!isnan(wbytes) && wbytes > 0 && !isnan(tps)) {
         double gbs = wbytes * tps / 1e9;
-        if (gbs >= 150 && gbs <= G5_CEILING_HI && plan)
-            corr_claim_add(
-                st, "G5", 0.3, 1, plan, az_xstrdup("plan assumes 273 GB/s"),
-                az_xasprintf("The plan budgets from the 273 GB/s spec; the run moves %.0f GB/s.",
-                             gbs),
-                NULL);
-        if (gbs >= 150 && gbs <= G5_CEILING_HI)
-            corr_claim_add(
-                st, "G5", 0.6, 1, wr, az_xstrdup("decode at the bandwidth ceiling"),
-                az_xasprintf("%s at %.2f tok/s over %.1f GB of weights moves %.0f GB/s: "
-                             "GB10's measured 180–192 GB/s ceiling, not the 273 GB/s spec.",
-                             rate_what, tps, wbytes / 1e9, gbs),
-                NULL);
-        else if (gbs > G5_CEILING_HI && gbs <= 280)
-            corr_claim_add(
-                st, "G5", 0.3, 1, wr, az_xstrdup("decode near the bandwidth ceiling"),
-                az_xasprintf("%s at %.2f tok/s over %.1f GB of weights implies %.0f GB/s.",
-                             rate_what, tps, wbytes / 1e9, gbs),
-                NULL);
-        else if (gbs < 120)
-            corr_claim_add(st, "G5", 0, 0.5, wr, NULL, NULL,
-                           az_xasprintf("decode moves only %.0f GB/s, far from the ceiling", gbs));
+        struct corr_var v[] = {VN("gbs", gbs), VS("rate", rate_what), VN("tps", tps),
+                               VN("weights_gb", wbytes / 1e9), VN("bw", NAN)};
+        size_t nv = AZ_ARRAY_LEN(v);
+        int at_ceiling = gbs >= N("lo") && gbs <= N("hi");
+        if (at_ceiling && plan) corr_rule_claim(rr, "plan", plan, v, nv);
+        if (at_ceiling)
+            corr_rule_claim(rr, "ceiling", wr, v, nv);
+        else if (gbs > N("hi") && gbs <= N("near_hi"))
+            corr_rule_claim(rr, "near", wr, v, nv);
+        else if (gbs < N("far"))
+            corr_rule_claim(rr, "far", wr, v, nv);
     }
-    static const char *const bw_facts[] = {"bandwidth_gbs", "bandwidth_gbps", "gbps", "gb_s"};
-    for (size_t i = 0; i < AZ_ARRAY_LEN(bw_facts); i++) {
-        const struct corr_rec *br = find_fact(st, NULL, bw_facts[i]);
-        double bw = fact_num(br, bw_facts[i]);
+    const struct match_value *bf = corr_rule_list(rr, "measured_facts");
+    for (size_t i = 0; bf && i < bf->nlist; i++) {
+        const struct corr_rec *br = find_fact(st, NULL, bf->list[i]);
+        double bw = fact_num(br, bf->list[i]);
         if (isnan(bw)) continue;
-        if (bw >= 150 && bw <= 200)
-            corr_claim_add(st, "G5", 0.3, 1, br, az_xstrdup("measured bandwidth"),
-                           az_xasprintf("Measured copy bandwidth %.0f GB/s.", bw), NULL);
+        struct corr_var v[] = {VN("bw", bw)};
+        if (bw >= N("measured_lo") && bw <= N("measured_hi"))
+            corr_rule_claim(rr, "measured", br, v, AZ_ARRAY_LEN(v));
         break;
     }
 }
@@ -962,9 +1018,10 @@ static void fact_max_visit(struct corr_state *st, void *vctx, const struct corr_
     }
 }
 
-/* ---- G6: another GPU process ---- */
+/* ---- coresident: processes sharing one memory pool, and their caps ---- */
 
 struct proc_scan {
+    const struct match_value *servers;
     size_t n;
     char names[8][64];
     double mem[8];
@@ -991,8 +1048,7 @@ static void proc_visit(struct corr_state *st, void *vctx, const struct corr_rec 
     }
     char key[64];
     snprintf(key, sizeof key, "%s", pid ? pid : name ? name : "?");
-    if (name && (contains(name, "vllm") || contains(name, "ollama") || contains(name, "sglang")))
-        p->server = 1;
+    if (contains_any(name, p->servers)) p->server = 1;
     for (size_t i = 0; i < p->n; i++)
         if (!strcmp(p->names[i], key)) return;
     if (p->n >= 8) return;
@@ -1002,20 +1058,22 @@ static void proc_visit(struct corr_state *st, void *vctx, const struct corr_rec 
     p->n++;
 }
 
-/* Earliest record of a GPU server (its start or its configuration), or NULL. */
-static const struct corr_rec *server_rec(struct corr_state *st)
+/* 1 when the kind is named in the list. */
+static int kind_listed(enum tok_kind k, const struct match_value *list)
 {
-    const struct corr_rec *r = find_sig_rec(st, "G6.server-process");
-    const struct corr_rec *c = entry_earliest(st, "CTX.vllm-config");
-    if (c && (!r || corr_rec_cmp(st, c, r) < 0)) r = c;
-    return r;
+    for (size_t i = 0; list && i < list->nlist; i++)
+        if (kind_in_group(k, list->list[i])) return 1;
+    return 0;
 }
 
-static void detect_g6(struct corr_state *st)
+void corr_prim_coresident(struct corr_rule_run *rr)
 {
+    struct corr_state *st = rr->st;
+    const struct match_entry *self = rr->rule->entry;
     struct proc_scan p;
     memset(&p, 0, sizeof p);
-    each_rec(st, "CTX.gpu-process", proc_visit, &p);
+    p.servers = corr_rule_list(rr, "server_names");
+    each_rec(st, entry_of(st, S("processes")), proc_visit, &p);
     size_t heavy = 0, sized = 0;
     double heavy_gib = 0;
     const struct corr_rec *second = NULL;
@@ -1025,22 +1083,19 @@ static void detect_g6(struct corr_state *st)
         double m = p.mem[i];
         double gib = isnan(m) ? NAN : m > 1e6 ? m / GIB : m / 1024;
         const char *pn = fact_str(p.rec[i], "process");
-        if (!isnan(gib) && gib < 2) continue;
-        if (isnan(gib) &&
-            !(contains(pn, "python") || contains(pn, "vllm") || contains(pn, "ollama") ||
-              contains(pn, "sglang") || contains(pn, "torchrun")))
+        if (!isnan(gib) && gib < N("min_gib")) continue;
+        if (isnan(gib) && !contains_any(pn, corr_rule_list(rr, "compute_names")))
             continue; /* Xorg, gnome-shell: no size, not a compute job */
         heavy++;
         if (!isnan(gib)) heavy_gib += gib, sized++;
         if (heavy == 2) second = p.rec[i];
-        const char *nm = fact_str(p.rec[i], "process");
-        az_buf_printf(&desc, "%s%s", desc.len ? ", " : "", nm ? nm : p.names[i]);
+        az_buf_printf(&desc, "%s%s", desc.len ? ", " : "", pn ? pn : p.names[i]);
         if (!isnan(gib)) az_buf_printf(&desc, " (%.1f GiB)", gib);
     }
     int server = p.server, train = 0;
     for (size_t i = 0; i < st->nfiles; i++) {
-        if (st->files[i].kind == TOK_KIND_VLLM) server = 1;
-        if (st->files[i].kind == TOK_KIND_TRAIN) train = 1;
+        if (kind_listed(st->files[i].kind, corr_rule_list(rr, "server_kinds"))) server = 1;
+        if (kind_listed(st->files[i].kind, corr_rule_list(rr, "job_kinds"))) train = 1;
     }
     /* The pool is per machine. A process table is one machine's; a server log and a training log
      * side by side are one machine's only when the run is not spread over several hosts. */
@@ -1050,89 +1105,67 @@ static void detect_g6(struct corr_state *st)
     int multi_host = hs.n >= 2 || (!isnan(nm.v) && nm.v >= 2);
     int kinds_coloc = server && train && !multi_host;
     int coloc = heavy >= 2 || kinds_coloc;
+    rr->coresident = coloc;
+    double pool = N("pool_gib");
     /* Two heavy processes that together fill the pool: the one-heavy-job rule is broken whatever
      * either one's own cap says. */
-    int near_full = heavy >= 2 && sized >= 2 && heavy_gib >= 0.85 * GB10_POOL_GIB;
+    int near_full = heavy >= 2 && sized >= 2 && heavy_gib >= N("full_share") * pool;
+    const struct corr_rec *srv = find_sig_rec(st, S("server"));
+    const struct corr_rec *cfg0 = entry_earliest(st, entry_of(st, S("config")));
+    if (cfg0 && (!srv || corr_rec_cmp(st, cfg0, srv) < 0)) srv = cfg0;
+    const struct corr_rec *cfg = find_fact(st, entry_of(st, S("config")), S("util_fact"));
+    if (!cfg) cfg = find_fact(st, self, S("util_fact"));
+    double util = fact_num(cfg, S("util_fact"));
+    struct corr_var v[] = {
+        VN("count", (double)heavy), VS("list", desc.data ? desc.data : ""),
+        VN("gib", heavy_gib),       VN("pool", pool),
+        VN("util", util),           VN("hosts", hs.n >= 2 ? (double)hs.n : nm.v)};
+    size_t nv = AZ_ARRAY_LEN(v);
     if (heavy >= 2)
-        corr_claim_add(
-            st, "G6", 0.45, 1, second, az_xstrdup("a second GPU process"),
-            az_xasprintf("%zu GPU processes shared the unified memory pool: %s.", heavy, desc.data),
-            NULL);
+        corr_rule_claim(rr, "second_process", second, v, nv);
     else if (kinds_coloc)
-        corr_claim_add(st, "G6", 0.2, 1, server_rec(st), NULL,
-                       az_xstrdup("An inference server and a training job ran in the same run."),
-                       NULL);
+        corr_rule_claim(rr, "same_run", srv, v, nv);
     else if (server && train && multi_host)
-        corr_claim_add(st, "G6", 0, 0.5, NULL, NULL, NULL,
-                       az_xasprintf("the run spans %zu hosts, so its server and job logs need not "
-                                    "share one memory pool",
-                                    hs.n >= 2 ? hs.n : (size_t)nm.v));
-    if (near_full)
-        corr_claim_add(st, "G6", 0.35, 1, second, az_xstrdup("GPU processes fill the pool"),
-                       az_xasprintf("Together they held %.1f GiB of the %.1f GiB pool.", heavy_gib,
-                                    GB10_POOL_GIB),
-                       NULL);
-    az_buf_free(&desc);
-    const struct corr_rec *cfg = find_fact(st, "CTX.vllm-config", "gpu_mem_util");
-    if (!cfg) cfg = find_fact(st, "G6", "gpu_mem_util");
-    double util = fact_num(cfg, "gpu_mem_util");
-    if (coloc && !isnan(util) && util > 0.5)
-        corr_claim_add(
-            st, "G6", 0.35, 1, cfg, az_xstrdup("uncapped gpu_memory_utilization"),
-            az_xasprintf("The server took gpu_memory_utilization=%.2f beside another job.", util),
-            NULL);
+        corr_rule_claim(rr, "multi_host", NULL, v, nv);
+    if (near_full) corr_rule_claim(rr, "near_full", second, v, nv);
+    if (coloc && !isnan(util) && util > N("util_cap"))
+        corr_rule_claim(rr, "uncapped", cfg, v, nv);
     else if (coloc && server && isnan(util))
-        corr_claim_add(st, "G6", 0.15, 1, server_rec(st), az_xstrdup("server with the default cap"),
-                       az_xstrdup("The server ran with the default gpu_memory_utilization (0.9) "
-                                  "beside another job."),
-                       NULL);
-    else if (!isnan(util) && util <= 0.5 && !near_full)
-        corr_claim_add(st, "G6", 0, 0.5, cfg, NULL, NULL,
-                       az_xasprintf("the server was capped at gpu_memory_utilization=%.2f", util));
-    if (coloc) {
-        struct drop d = find_drop(st, "throughput", 15);
-        if (d.found) {
-            const struct corr_sbuild *b = &st->series[d.series];
-            char buf[128];
-            snprintf(buf, sizeof buf, "%.4g → %.4g %s", d.before, d.after, b->unit);
-            corr_claim_add(st, "G6", 0.25, 1, series_rec(st, b, d.at, buf),
-                           az_xstrdup("throughput drops beside the second job"),
-                           az_xasprintf("Throughput fell %.0f %% (%.4g → %.4g %s) with both jobs "
-                                        "running.",
-                                        d.pct, d.before, d.after, b->unit),
-                           NULL);
-        }
-    }
-    if (!coloc && !entry_hit(st, "G6"))
-        claim_cap(st, "G6", 0.2,
-                  az_xstrdup(p.n ? "no second heavy GPU process" : "no other GPU process seen"));
+        corr_rule_claim(rr, "default_cap", srv, v, nv);
+    else if (!isnan(util) && util <= N("util_cap") && !near_full)
+        corr_rule_claim(rr, "capped", cfg, v, nv);
+    if (!coloc && !entry_hit(st, self))
+        corr_rule_claim(rr, p.n ? "none_heavy" : "none", NULL, v, nv);
+    az_buf_free(&desc);
 }
 
-/* ---- G1: torch for CUDA 12 on CUDA 13 ---- */
+/* ---- build-vs-driver: what torch was built for against what the machine runs ---- */
 
-static void detect_g1(struct corr_state *st)
+static int starts(const char *s, const char *prefix)
 {
+    return s && prefix && *prefix && !strncmp(s, prefix, strlen(prefix));
+}
+
+void corr_prim_build_driver(struct corr_rule_run *rr)
+{
+    struct corr_state *st = rr->st;
     const char *ct = st->ctx.cuda_torch, *cd = st->ctx.cuda_driver;
     const struct corr_rec *r = find_fact(st, NULL, "cuda_torch");
     if (!r) r = find_fact(st, NULL, "torch_version");
-    if (ct && !strncmp(ct, "12", 2) && ((cd && !strncmp(cd, "13", 2)) || st->ctx.is_gb10 == 1)) {
-        corr_claim_add(st, "G1", 0.55, 1, r, az_xstrdup("torch built for CUDA 12"),
-                       cd && *cd
-                           ? az_xasprintf("torch is built for CUDA %s on a CUDA %s driver.", ct, cd)
-                           : az_xasprintf("torch is built for CUDA %s on a GB10 (CUDA 13).", ct),
-                       NULL);
-        if (entry_hit(st, "C.segfault"))
-            corr_claim_add(st, "G1", 0.2, 1, entry_earliest(st, "C.segfault"),
-                           az_xstrdup("segfault with a CUDA 12 torch"), NULL, NULL);
-    } else if (ct && !strncmp(ct, "13", 2) && !find_fact(st, "G1", "library")) {
-        /* A CUDA 13 torch clears torch, not the extensions beside it: a wheel that names its
-         * libcudart.so.12 / libnvrtc.so.12 is still the mismatch. */
-        corr_claim_add(st, "G1", 0, 0.6, r, NULL, NULL,
-                       az_xasprintf("torch is built for CUDA %s", ct));
+    struct corr_var v[] = {VS("built", ct ? ct : ""), VS("driver", cd ? cd : "")};
+    size_t nv = AZ_ARRAY_LEN(v);
+    if (starts(ct, S("built")) && (starts(cd, S("driver")) || st->ctx.is_gb10 == 1)) {
+        corr_rule_claim(rr, cd && *cd ? "mismatch" : "mismatch_gb10", r, v, nv);
+        const struct match_entry *w = entry_of(st, S("with_entry"));
+        if (entry_hit(st, w)) corr_rule_claim(rr, "with", entry_earliest(st, w), v, nv);
+    } else if (starts(ct, S("cleared")) && !find_fact(st, rr->rule->entry, S("unless_fact"))) {
+        /* a matching torch clears torch, not the extensions beside it: a wheel that names its
+         * runtime library (unless_fact) is still the mismatch */
+        corr_rule_claim(rr, "cleared", r, v, nv);
     }
 }
 
-/* ---- G7: NVFP4 on SM121 without sm_121a ---- */
+/* ---- quant-arch: a quantization that needs an arch the build may lack ---- */
 
 static double quant_throughput(const struct corr_state *st, const char *q)
 {
@@ -1147,64 +1180,55 @@ static double quant_throughput(const struct corr_state *st, const char *q)
     return best;
 }
 
-static void detect_g7(struct corr_state *st)
+void corr_prim_quant_arch(struct corr_rule_run *rr)
 {
-    const struct corr_rec *qr = NULL;
-    int nvfp4 = 0;
+    struct corr_state *st = rr->st;
+    const char *quant = S("quant");
+    int inuse = 0;
     for (size_t i = 0; i < st->nfiles; i++)
-        if (contains(st->files[i].quant, "fp4")) nvfp4 = 1;
-    qr = find_fact(st, NULL, "quant");
-    if (qr && contains(fact_str(qr, "quant"), "fp4")) nvfp4 = 1;
-    const struct corr_rec *al = find_fact(st, NULL, "arch_list");
-    const char *list = fact_str(al, "arch_list");
-    int has_a = list && (contains(list, "121a") || contains(list, "12.1a"));
-    if (nvfp4 && st->ctx.is_gb10 != 0) {
+        if (contains(st->files[i].quant, quant)) inuse = 1;
+    const struct corr_rec *qr = find_fact(st, NULL, S("quant_fact"));
+    if (qr && contains(fact_str(qr, S("quant_fact")), quant)) inuse = 1;
+    const struct corr_rec *al = find_fact(st, NULL, S("arch_fact"));
+    const char *list = fact_str(al, S("arch_fact"));
+    int has_a = list && contains_any(list, corr_rule_list(rr, "arch_ok"));
+    double f4 = quant_throughput(st, quant), f8 = quant_throughput(st, S("compare"));
+    struct corr_var v[] = {VS("list", list ? list : ""), VN("pct", (f8 - f4) / f8 * 100),
+                           VN("quant_tps", f4), VN("compare_tps", f8)};
+    size_t nv = AZ_ARRAY_LEN(v);
+    if (inuse && st->ctx.is_gb10 != 0) {
         if (list && !has_a)
-            corr_claim_add(st, "G7", 0.5, 1, al, az_xstrdup("no sm_121a in the arch list"),
-                           az_xasprintf("NVFP4 on capability (12, 1) with arch list \"%s\": no "
-                                        "sm_121a, so no cvt.e2m1x2.",
-                                        list),
-                           NULL);
+            corr_rule_claim(rr, "no_arch", al, v, nv);
         else if (has_a)
-            corr_claim_add(st, "G7", 0, 0.4, al, NULL, NULL,
-                           az_xasprintf("the build targets sm_121a (%s)", list));
+            corr_rule_claim(rr, "arch_ok", al, v, nv);
         else
-            corr_claim_add(st, "G7", 0.15, 1, qr, az_xstrdup("NVFP4 in use"),
-                           az_xstrdup("NVFP4 ran on SM121 with no sign of an sm_121a build."),
-                           NULL);
+            corr_rule_claim(rr, "quant_only", qr, v, nv);
     }
-    double f4 = quant_throughput(st, "fp4"), f8 = quant_throughput(st, "fp8");
-    if (!isnan(f4) && !isnan(f8) && f8 > 0) {
-        if (f4 < f8)
-            corr_claim_add(st, "G7", 0.55, 1, qr, az_xstrdup("NVFP4 slower than FP8"),
-                           az_xasprintf("NVFP4 ran %.0f %% slower than FP8 (%.4g vs %.4g tok/s).",
-                                        (f8 - f4) / f8 * 100, f4, f8),
-                           NULL);
-        else
-            corr_claim_add(st, "G7", 0, 0.5, qr, NULL, NULL,
-                           az_xasprintf("NVFP4 was faster than FP8 (%.4g vs %.4g tok/s)", f4, f8));
-    }
+    if (!isnan(f4) && !isnan(f8) && f8 > 0)
+        corr_rule_claim(rr, f4 < f8 ? "slower" : "faster", qr, v, nv);
 }
 
-/* ---- G9: pip replaced the stack ---- */
+/* ---- version-change: packages replaced between two states of the environment ---- */
 
 struct repl_scan {
+    const char *pkg_fact, *old_fact, *new_fact, *image_tag;
+    const struct match_value *keys;
     size_t n;
     const struct corr_rec *first;
-    int image_build; /* an NVIDIA container build ("2.9.0a0+50eac811a6.nv25.9") was replaced */
+    int image_build; /* a container image's own build ("2.9.0a0+50eac811a6.nv25.9") was replaced */
     char pkgs[4][96];
 };
 
 static void repl_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
 {
     struct repl_scan *s = vctx;
-    const char *pkg = fact_str(r, "package");
-    if (!key_package(pkg)) return;
+    const char *pkg = fact_str(r, s->pkg_fact);
+    if (!key_package(pkg, s->keys)) return;
     if (!s->first || corr_rec_cmp(st, r, s->first) < 0) s->first = r;
     char name[96];
-    const char *ov = fact_str(r, "old_version"), *nv = fact_str(r, "new_version");
-    const char *tag = ov ? strstr(ov, ".nv") : NULL;
-    if (tag && isdigit((unsigned char)tag[3])) s->image_build = 1;
+    const char *ov = fact_str(r, s->old_fact), *nv = fact_str(r, s->new_fact);
+    const char *tag = ov ? strstr(ov, s->image_tag) : NULL;
+    if (tag && isdigit((unsigned char)tag[strlen(s->image_tag)])) s->image_build = 1;
     if (ov && nv)
         snprintf(name, sizeof name, "%s %s → %s", pkg, ov, nv);
     else if (ov)
@@ -1223,87 +1247,90 @@ static void repl_visit(struct corr_state *st, void *vctx, const struct corr_rec 
     s->n++;
 }
 
-/* 1 while every G9 record is the torch C++ ABI error, 2 once another G9 record is seen. */
-static void g9_only_abi_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
+/* 1 while every record of the entry is the only_sig signature's, 2 once another is seen. */
+struct only_scan {
+    const struct match_sig *sig;
+    int v;
+};
+
+static void only_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
 {
     (void)st;
-    int *v = vctx;
+    struct only_scan *o = vctx;
     if (!r->sig) return;
-    if (strcmp(r->sig->id, "G9.torch-cpp-abi") != 0)
-        *v = 2;
-    else if (*v == 0)
-        *v = 1;
+    if (r->sig != o->sig)
+        o->v = 2;
+    else if (o->v == 0)
+        o->v = 1;
 }
 
-static void detect_g9(struct corr_state *st)
+void corr_prim_version_change(struct corr_rule_run *rr)
 {
+    struct corr_state *st = rr->st;
+    const struct match_entry *self = rr->rule->entry;
     struct repl_scan s;
     memset(&s, 0, sizeof s);
-    each_rec(st, "G9", repl_visit, &s);
+    s.pkg_fact = S("package_fact");
+    s.old_fact = S("old_fact");
+    s.new_fact = S("new_fact");
+    s.image_tag = S("image_tag");
+    s.keys = corr_rule_list(rr, "key_packages");
+    each_rec(st, self, repl_visit, &s);
     if (s.n) {
         struct az_buf b = AZ_BUF_INIT;
         for (size_t i = 0; i < s.n && i < 4; i++)
             az_buf_printf(&b, "%s%s", i ? ", " : "", s.pkgs[i]);
         char clock[32];
         fmt_clock(st, s.first->time, clock, sizeof clock);
-        corr_claim_add(st, "G9", 0.3, 1, s.first, az_xstrdup("pip replaced the stack"),
-                       az_xasprintf("pip replaced %s at %s.", b.data, clock), NULL);
+        struct corr_var v[] = {VS("packages", b.data), VS("at", clock)};
+        corr_rule_claim(rr, "replaced", s.first, v, AZ_ARRAY_LEN(v));
         az_buf_free(&b);
     }
     /* A container protects the stack only until pip replaces the image's own builds. */
-    if (st->ctx.in_container == 1 && !s.image_build) {
-        corr_claim_add(st, "G9", 0, 0.4, entry_earliest(st, "CTX.container"), NULL, NULL,
-                       az_xstrdup("a container marker is present"));
-    } else if (st->ctx.in_container == 0 && (s.n || entry_hit(st, "G9"))) {
-        corr_claim_add(st, "G9", 0.15, 1, entry_earliest(st, "CTX.bare-host"),
-                       az_xstrdup("bare host"), az_xstrdup("On a bare host (no container marker)."),
-                       NULL);
-    }
-    /* An undefined c10/torch symbol alone (an extension built against another torch) says the
-     * stack is mixed, not that pip mixed it: with no other G9 sign, no pip change and nothing
-     * about the environment, it stays a hint. */
-    int only_abi = 0;
-    each_rec(st, "G9", g9_only_abi_visit, &only_abi);
-    if (only_abi == 1 && !s.n && st->ctx.in_container == -1 && !entry_hit(st, "CTX.bare-host"))
-        claim_cap(st, "G9", 0.3,
-                  az_xstrdup("a torch ABI error alone: no pip change, no other drift, nothing "
-                             "about the environment"));
+    if (st->ctx.in_container == 1 && !s.image_build)
+        corr_rule_claim(rr, "container", tag_earliest(st, S("container_tag"), 0), NULL, 0);
+    else if (st->ctx.in_container == 0 && (s.n || entry_hit(st, self)))
+        corr_rule_claim(rr, "bare_host", tag_earliest(st, S("bare_tag"), 0), NULL, 0);
+    /* One signature alone (an extension built against another torch says the stack is mixed,
+     * not that pip mixed it): with no version change and nothing about the environment, a hint. */
+    struct only_scan o = {match_pack_find_sig(st->pack, S("only_sig")), 0};
+    each_rec(st, self, only_visit, &o);
+    if (o.v == 1 && !s.n && st->ctx.in_container == -1 && !tag_earliest(st, S("bare_tag"), 0))
+        corr_rule_claim(rr, "only_sig", NULL, NULL, 0);
 }
 
-/* ---- G10: tensor parallelism across two nodes ---- */
+/* ---- tp-nodes: tensor parallelism over more than one machine ---- */
 
-static void detect_g10(struct corr_state *st)
+void corr_prim_tp_nodes(struct corr_rule_run *rr)
 {
-    struct fact_max tm = {"tp_size", NULL, NAN}, nm = {"nnodes", NULL, NAN};
+    struct corr_state *st = rr->st;
+    struct fact_max tm = {S("tp_fact"), NULL, NAN}, nm = {S("nodes_fact"), NULL, NAN};
     each_rec(st, NULL, fact_max_visit, &tm);
     each_rec(st, NULL, fact_max_visit, &nm);
     const struct corr_rec *tr = tm.rec, *nr = nm.rec;
     double tp = tm.v, nn = nm.v;
     struct host_set hs = run_hosts(st);
-    /* vLLM prints "Custom allreduce is disabled because this process group spans across nodes"
-     * only when the group it builds for tensor parallelism really spans machines. */
-    const struct corr_rec *spans = find_sig_rec(st, "G10.custom-ar-spans-nodes");
+    /* a line that is printed only when the group really spans machines (the spans signature) */
+    const struct corr_rec *spans = find_sig_rec(st, S("spans"));
     int multi = (!isnan(nn) && nn >= 2) || hs.n >= 2 || (spans && !isnan(tp) && tp >= 2);
+    const char *how = !isnan(nn) && nn >= 2 ? S("how_nodes")
+                      : hs.n >= 2           ? S("how_hosts")
+                                            : S("how_spans");
+    struct corr_var v[] = {
+        VN("tp", tp), VS("nodes", !isnan(nn) && nn >= 3 ? S("several") : S("two")), VS("how", how)};
+    size_t nv = AZ_ARRAY_LEN(v);
     if (!isnan(tp) && tp >= 2 && multi) {
-        const char *how = !isnan(nn) && nn >= 2 ? "the launcher's node count"
-                          : hs.n >= 2           ? "the host names in the logs"
-                                                : "vLLM's \"spans across nodes\" warning";
-        corr_claim_add(st, "G10", 0.45, 1, tr, az_xstrdup("tensor parallelism across nodes"),
-                       az_xasprintf("Tensor parallel size %.0f across %s nodes (from %s).", tp,
-                                    !isnan(nn) && nn >= 3 ? "several" : "two", how),
-                       NULL);
-        const struct corr_rec *nc = entry_earliest(st, "C.nccl");
-        if (nc)
-            corr_claim_add(st, "G10", 0.35, 1, nc, az_xstrdup("NCCL failure"),
-                           az_xstrdup("NCCL then failed or timed out."), NULL);
+        corr_rule_claim(rr, "across", tr, v, nv);
+        const struct corr_rec *nc = entry_earliest(st, entry_of(st, S("failure")));
+        if (nc) corr_rule_claim(rr, "failure", nc, v, nv);
     } else if (!isnan(tp) && tp < 2) {
-        corr_claim_add(st, "G10", 0, 0.3, tr, NULL, NULL, az_xstrdup("tensor parallel size is 1"));
+        corr_rule_claim(rr, "tp1", tr, v, nv);
     } else if (!multi && !isnan(nn)) {
-        corr_claim_add(st, "G10", 0, 0.3, nr, NULL, NULL, az_xstrdup("a single node"));
+        corr_rule_claim(rr, "single_node", nr, v, nv);
     }
 }
 
-/* ---- G8: a playbook recipe, then a failure ---- */
+/* ---- after-context: a context line, then a failure (or a run that did not learn) ---- */
 
 struct err_scan {
     const struct corr_rec *after;
@@ -1320,18 +1347,31 @@ static void err_visit(struct corr_state *st, void *vctx, const struct corr_rec *
     if (!e->first_err || corr_rec_cmp(st, r, e->first_err) < 0) e->first_err = r;
 }
 
-/* A fine-tune that does not learn: gradient norms many orders above any clipping threshold and a
- * loss that never falls. No error line is printed; the run "succeeds" with a broken model. */
-static int training_diverged(struct corr_state *st, char *why, size_t n, const struct corr_rec **at)
+void corr_prim_after_context(struct corr_rule_run *rr)
 {
-    int gi = corr_series_find(st, "grad_norm", NULL, 0), li = corr_series_find(st, "loss", NULL, 0);
-    if (gi < 0 || li < 0) return 0;
+    struct corr_state *st = rr->st;
+    const struct corr_rec *pb = entry_earliest(st, entry_of(st, S("context")));
+    if (!pb) return;
+    struct err_scan e = {pb, NULL};
+    each_rec(st, NULL, err_visit, &e);
+    if (e.first_err) {
+        char w[300];
+        struct corr_var v[] = {VS("at", where(st, e.first_err, w, sizeof w))};
+        corr_rule_claim(rr, "failed", pb, v, AZ_ARRAY_LEN(v));
+        return;
+    }
+    /* A fine-tune that does not learn: gradient norms far above any clipping threshold in most
+     * steps and a loss that never falls. No error line; the run "succeeds" with a broken model. */
+    int gi = corr_series_find(st, S("grad_series"), NULL, 0);
+    int li = corr_series_find(st, S("loss_series"), NULL, 0);
+    if (gi < 0 || li < 0) return;
     const struct corr_sbuild *g = &st->series[gi], *l = &st->series[li];
-    if (g->n < 5 || l->n < 5) return 0;
+    size_t minp = (size_t)N("min_points");
+    if (g->n < minp || l->n < minp) return;
     size_t huge = 0;
     double gmax = 0;
     for (size_t i = 0; i < g->n; i++) {
-        if (g->pts[i].v >= 1e3) huge++;
+        if (g->pts[i].v >= N("huge")) huge++;
         gmax = AZ_MAX(gmax, g->pts[i].v);
     }
     size_t q = AZ_MAX((size_t)1, l->n / 4);
@@ -1339,108 +1379,114 @@ static int training_diverged(struct corr_state *st, char *why, size_t n, const s
     for (size_t i = 0; i < q; i++) first += l->pts[i].v, last += l->pts[l->n - 1 - i].v;
     first /= (double)q;
     last /= (double)q;
-    /* most steps exploding, and the last quarter no better than 90 % of the first */
-    if (huge * 2 < g->n || last < 0.9 * first) return 0;
-    snprintf(why, n,
-             "grad_norm above 1e3 in %zu of %zu steps (max %.3g) while the loss went %.2f → %.2f",
-             huge, g->n, gmax, first, last);
-    *at = series_rec(st, g, 0, why);
-    return 1;
+    /* most steps exploding (one in huge_share or more), the last quarter no better than
+     * loss_ratio of the first */
+    if (huge * (size_t)N("huge_share") < g->n || last < N("loss_ratio") * first) return;
+    struct corr_var v[] = {VN("huge", (double)huge), VN("n", (double)g->n), VN("gmax", gmax),
+                           VN("first", first),       VN("last", last),      VS("at", "")};
+    char text[256];
+    corr_rule_text(rr, "diverged", v, AZ_ARRAY_LEN(v), text, sizeof text);
+    corr_rule_claim(rr, "diverged", series_rec(st, g, 0, text), v, AZ_ARRAY_LEN(v));
 }
 
-static void detect_g8(struct corr_state *st)
-{
-    const struct corr_rec *pb = entry_earliest(st, "CTX.playbook");
-    if (!pb) return;
-    struct err_scan e = {pb, NULL};
-    each_rec(st, NULL, err_visit, &e);
-    if (!e.first_err) {
-        char why[200];
-        const struct corr_rec *at = NULL;
-        if (training_diverged(st, why, sizeof why, &at))
-            corr_claim_add(
-                st, "G8", 0.45, 1, at, az_xstrdup("playbook recipe trains a broken model"),
-                az_xasprintf("A dgx-spark-playbooks recipe ran to the end without learning: "
-                             "%s.",
-                             why),
-                NULL);
-        return;
-    }
-    char w[300];
-    corr_claim_add(st, "G8", 0.45, 1, pb, az_xstrdup("playbook recipe, then a failure"),
-                   az_xasprintf("A dgx-spark-playbooks recipe ran and then failed (%s).",
-                                where(st, e.first_err, w, sizeof w)),
-                   NULL);
-}
+/* ---- last-line: a tagged line of the entry is the last its log shows ---- */
 
-/* ---- G2: a flash-attn build that never finished ---- */
+struct last_scan {
+    struct corr_rule_run *rr;
+    int done;
+};
 
-static void g2_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
+static void last_line_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
 {
-    int *done = vctx;
-    if (*done || r->file >= st->nfiles) return;
-    /* a build step ("Building wheel for flash-attn", "Building from source") as the last line */
-    if (r->line == st->files[r->file].last_line && contains(r->text, "flash") &&
-        contains(r->text, "build")) {
-        corr_claim_add(st, "G2", 0.3, 1, r, az_xstrdup("flash-attn build never finished"),
-                       az_xstrdup("The flash-attn build was the last thing the log shows."), NULL);
-        *done = 1;
+    struct last_scan *l = vctx;
+    if (l->done || r->file >= st->nfiles || !r->sig) return;
+    if (r->line == st->files[r->file].last_line &&
+        match_sig_has_tag(r->sig, corr_rule_str(l->rr, "tag"))) {
+        corr_rule_claim(l->rr, "last", r, NULL, 0);
+        l->done = 1;
     }
 }
 
-static void detect_g2(struct corr_state *st)
+void corr_prim_last_line(struct corr_rule_run *rr)
 {
-    int done = 0;
-    each_rec(st, "G2", g2_visit, &done);
-    /* Unsloth prefers flash-attn when it is importable (NGC ships a working SM121 build) and drops
-     * an explicit attn_implementation="sdpa". The banner's "FA2 = True" alone is normal; with an
-     * SDPA request beside it, and above all with the model reporting flash_attention_2, it is G2.
-     */
-    const struct corr_rec *req = find_sig_rec(st, "G2.sdpa-requested");
+    struct last_scan l = {rr, 0};
+    each_rec(rr->st, rr->rule->entry, last_line_visit, &l);
+}
+
+/* ---- dated-before: a mechanism that cannot predate the release it needs ---- */
+
+/* The entry's earliest line carries an absolute date (as the log wrote it) before the rule's
+ * `date` (YYYY-MM-DD): a log written before the software the mechanism needs existed. */
+void corr_prim_dated_before(struct corr_rule_run *rr)
+{
+    struct corr_state *st = rr->st;
+    const struct corr_rec *r = entry_earliest(st, rr->rule->entry);
+    const char *date = S("date");
+    int year;
+    unsigned month, day;
+    if (!r || !date || sscanf(date, "%d-%u-%u", &year, &month, &day) != 3) return;
+    struct az_time t = r->raw.kind == AZ_TIME_ABS ? r->raw : r->time;
+    if (t.kind != AZ_TIME_ABS) return;
+    if (t.usec >= az_usec_from_civil(year, month, day, 0, 0, 0, 0)) return;
+    char when[40];
+    az_time_format(t, 0, when, sizeof when);
+    when[strcspn(when, " T")] = '\0'; /* the date part */
+    struct corr_var v[] = {VS("dated", when), VS("date", date)};
+    corr_rule_claim(rr, "before", r, v, AZ_ARRAY_LEN(v));
+}
+
+/* ---- requested-not-used: a setting was asked for, another was used ---- */
+
+void corr_prim_requested(struct corr_rule_run *rr)
+{
+    struct corr_state *st = rr->st;
+    const struct corr_rec *req = find_sig_rec(st, S("request"));
     if (!req) return;
-    const struct corr_rec *chosen = find_sig_rec(st, "G2.attn-impl-flash");
-    const struct corr_rec *banner = find_sig_rec(st, "G2.unsloth-fa2-true");
+    const struct corr_rec *chosen = find_sig_rec(st, S("chosen"));
+    const struct corr_rec *banner = find_sig_rec(st, S("banner"));
     if (!chosen && !banner) return;
     char w[300];
+    struct corr_var v[] = {VS("request", where(st, req, w, sizeof w))};
     if (chosen)
-        corr_claim_add(
-            st, "G2", banner ? 0.6 : 0.5, 1, chosen,
-            az_xstrdup("flash_attention_2 chosen although SDPA was requested"),
-            az_xasprintf("SDPA was requested (%s) but the model ran flash_attention_2%s.",
-                         where(st, req, w, sizeof w),
-                         banner ? " and Unsloth's banner shows FA2 = True" : ""),
-            NULL);
+        corr_rule_claim(rr, banner ? "both" : "chosen", chosen, v, AZ_ARRAY_LEN(v));
     else
-        corr_claim_add(st, "G2", 0.4, 1, banner, az_xstrdup("FA2 = True beside an SDPA request"),
-                       az_xasprintf("SDPA was requested (%s) while Unsloth reports FA2 = True: "
-                                    "Unsloth auto-prefers flash-attn over the request.",
-                                    where(st, req, w, sizeof w)),
-                       NULL);
+        corr_rule_claim(rr, "banner", banner, v, AZ_ARRAY_LEN(v));
 }
 
-/* ---- contrary context ---- */
+/* ---- fact-share: one number of a line as a share of another ---- */
 
-static void non_gb10(struct corr_state *st)
+/* The earliest line of signature sig that carries both facts: part / whole inside [lo, hi]
+ * (vLLM's startup check: free of total). */
+void corr_prim_fact_share(struct corr_rule_run *rr)
 {
-    if (st->ctx.is_gb10 != 0) return;
-    static const char *const spark_only[] = {"G3", "G4", "G5", "G6", "G7", "G10"};
-    for (size_t i = 0; i < AZ_ARRAY_LEN(spark_only); i++)
-        corr_claim_add(st, spark_only[i], 0, 0.3, NULL, NULL, NULL,
-                       az_xasprintf("the GPU is not a GB10 (%s)",
-                                    *st->ctx.gpu_name ? st->ctx.gpu_name : "other GPU"));
+    const struct corr_rec *r = find_sig_rec(rr->st, S("sig"));
+    if (!r) return;
+    double part = fact_num(r, S("part")), whole = fact_num(r, S("whole"));
+    if (isnan(part) || isnan(whole) || !(whole > 0) || part < 0) return;
+    double share = part / whole;
+    if (share < N("lo") || share > N("hi")) return;
+    struct corr_var v[] = {VN("part", part), VN("whole", whole), VN("share", share)};
+    corr_rule_claim(rr, "inside", r, v, AZ_ARRAY_LEN(v));
 }
+
+/* ---- all ---- */
 
 void corr_detect_all(struct corr_state *st)
 {
-    detect_g4(st);
-    detect_g3(st);
-    detect_g5(st);
-    detect_g6(st);
-    detect_g1(st);
-    detect_g7(st);
-    detect_g9(st);
-    detect_g10(st);
-    detect_g8(st);
-    detect_g2(st);
-    non_gb10(st);
+    corr_rules_run(st);
+    /* scope: a mechanism of one platform is less likely on a run that shows another GPU */
+    if (st->ctx.is_gb10 != 0) return;
+    for (size_t i = 0; i < match_pack_entry_count(st->pack); i++) {
+        const struct match_entry *e = match_pack_entry(st->pack, i);
+        if (e->family != MATCH_FAMILY_GOTCHA || e->scope.platform != MATCH_SCOPE_GB10) continue;
+        /* {gpu}: the GPU the inputs name, or what set the platform when the user did */
+        char set_by[48];
+        snprintf(set_by, sizeof set_by, "set by %s", st->ctx.platform_from);
+        const char *gpu = st->cfg->platform == CORR_PLATFORM_OTHER ? set_by
+                          : *st->ctx.gpu_name                      ? st->ctx.gpu_name
+                                                                   : "other GPU";
+        struct corr_var v[] = {VS("gpu", gpu)};
+        corr_claim_add(st, e, 0, e->scope.factor, NULL, NULL, NULL,
+                       corr_rule_render(e->scope.says, v, AZ_ARRAY_LEN(v)));
+    }
 }

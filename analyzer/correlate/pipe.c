@@ -55,7 +55,7 @@ static void prepare_batch(struct match_scanner *sc, struct corr_batch *b)
             memcpy(b->lanes + b->nlanes, lane, r->stamp.lane_len);
             b->nlanes += r->stamp.lane_len;
         }
-        match_scanner_prepare(sc, b->kind, p, r->len, b->mb);
+        match_scanner_prepare(sc, b->kind, p + r->stamp.src.body, r->stamp.src.body_len, b->mb);
     }
 }
 
@@ -172,6 +172,7 @@ int corr_batch_add(struct corr_batch *b, const struct ingest_line *line)
     r->len = line->len;
     r->lineno = line->lineno;
     r->cut = line->cut;
+    r->empty_run = 0;
     memcpy(b->text + b->len, line->text, line->len); /* len <= max_line */
     b->len += line->len;
     return b->len < PIPE_BATCH_TEXT && b->nrecs < PIPE_BATCH_RECS;

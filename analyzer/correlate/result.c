@@ -49,6 +49,7 @@ struct corr_result *corr_state_finish(struct corr_state *st)
     }
     corr_score(st, r);
     corr_codes_collect(st, r);
+    corr_outcome(st, r);
     corr_timeline_events(st, r);
 
     /* series */
@@ -131,6 +132,8 @@ void corr_result_free(struct corr_result *r)
     if (r->first_error) evidence_free(r->first_error);
     free(r->first_error);
     free(r->codes);
+    if (r->outcome_at) evidence_free(r->outcome_at);
+    free(r->outcome_at);
     for (size_t i = 0; i < r->nevents; i++) {
         free(r->timeline[i].path);
         free(r->timeline[i].lane);

@@ -21,17 +21,12 @@ struct feed_ctx {
     size_t file;
     const char *p;
     size_t len;
+    const struct corr_stamp *stamp;
     struct corr_rec proto; /* fields only; lane/text point into the record, never freed */
     int smi_kind;
     int have_level, have_lane;
     char lane[CORR_LANE_MAX];
 };
-
-int corr_is_smi_kind(enum tok_kind k)
-{
-    return k == TOK_KIND_SMI || k == TOK_KIND_SMI_Q || k == TOK_KIND_SMI_XML ||
-           k == TOK_KIND_SMI_CSV || k == TOK_KIND_SMI_DMON;
-}
 
 static void need_level(struct feed_ctx *c)
 {
@@ -44,7 +39,7 @@ static void need_lane(struct feed_ctx *c)
 {
     if (c->have_lane) return;
     const struct corr_file *f = &c->st->files[c->file];
-    if (!tok_parse_lane(f->kind, c->p, c->len, c->lane, sizeof c->lane))
+    if (!tok_lane_from(&c->stamp->src, c->p, c->len, c->lane, sizeof c->lane))
         memcpy(c->lane, f->lane, sizeof c->lane);
     c->proto.lane = c->lane;
     c->have_lane = 1;
@@ -170,68 +165,6 @@ static void clock_update(struct corr_file *f, struct az_time t)
     }
 }
 
-static int ascii_alnum(unsigned char c)
-{
-    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
-}
-
-static int host_byte(unsigned char c)
-{
-    return ascii_alnum(c) || c == '-' || c == '_' || c == '.';
-}
-
-/*
- * Can tok_parse_lane() find a host in this record? It names one only for NCCL's
- * "host:pid:tid [dev]" prefix or a syslog "host tag:" after the stamp (which ends at tend), so a
- * record that has neither shape cannot add a host and its lane is parsed only if it matches.
- * A cheap superset of tok_parse_lane()'s own checks: it never misses a host.
- */
-static int may_name_host(const char *p, size_t len, size_t tend, int timed)
-{
-    size_t i = 0;
-    while (i < len && (p[i] == ' ' || p[i] == '\t')) i++;
-    size_t j = i, lim = AZ_MIN(len, i + 80);
-    while (j < lim && host_byte((unsigned char)p[j])) j++;
-    if (j > i && j < lim && p[j] == ':') return 1;
-    if (!timed) return 0;
-    i = tend;
-    while (i < len && p[i] == ' ') i++;
-    lim = AZ_MIN(len, i + 64);
-    j = i;
-    while (j < lim && host_byte((unsigned char)p[j])) j++;
-    return j > i && ascii_alnum((unsigned char)p[i]) && j < lim && p[j] == ' ';
-}
-
-int corr_lower_at(const char *p, size_t len, size_t at, const char *needle, size_t n)
-{
-    if (at > len || len - at < n) return 0;
-    for (size_t k = 0; k < n; k++) {
-        unsigned char c = (unsigned char)p[at + k];
-        if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != (unsigned char)needle[k]) return 0;
-    }
-    return 1;
-}
-
-static int is_boot_marker(enum tok_kind kind, const char *p, size_t len)
-{
-    size_t i = 0;
-    while (i < len && p[i] == ' ') i++;
-    if (i < len && p[i] == '-' &&
-        (az_starts_with(p + i, len - i, "-- Boot ") ||
-         az_starts_with(p + i, len - i, "-- Reboot --")))
-        return 1;
-    if (kind != TOK_KIND_KERNEL) return 0;
-    /* "] Linux version" or "kernel: Linux version ": look only where an 'L'/'l' starts one */
-    for (size_t k = 2; k + 13 <= len; k++) {
-        if ((p[k] | 0x20) != 'l' || !corr_lower_at(p, len, k, "linux version", 13)) continue;
-        if (corr_lower_at(p, len, k - 2, "] ", 2)) return 1;
-        if (k >= 8 && corr_lower_at(p, len, k - 8, "kernel: ", 8) &&
-            corr_lower_at(p, len, k + 13, " ", 1))
-            return 1;
-    }
-    return 0;
-}
-
 /* Keep the latest record so the member's last level and text are known at its end. */
 static void keep_last(struct corr_file *f, struct feed_ctx *c)
 {
@@ -255,22 +188,56 @@ static void finish_member_last(struct corr_file *f)
         f->lastrec_level >= 0 ? f->lastrec_level : (int)tok_parse_level(f->lastrec, f->lastrec_len);
 }
 
-void corr_stamp_record(enum tok_kind kind, const char *p, size_t len, struct corr_stamp *s,
-                       char *lane)
+/* The member's first record (its line and text) and its last line. */
+static void note_position(struct corr_file *f, const struct ingest_line *line)
 {
-    s->tend = 0;
-    s->t = tok_parse_time(kind, p, len, &s->tend);
-    if (s->t.kind == AZ_TIME_NONE && corr_is_smi_kind(kind)) {
-        /* nvidia-smi's table header and -q "Timestamp : Sat Nov 29 10:12:55 2026". */
-        const char *colon = memchr(p, ':', AZ_MIN(len, (size_t)60));
-        if (az_memcasemem(p, AZ_MIN(len, (size_t)40), "Timestamp", 9) && colon)
-            s->t = corr_parse_ctime(colon + 1, len - (size_t)(colon + 1 - p));
-        else
-            s->t = corr_parse_ctime(p, len);
+    if (!f->first_line) {
+        f->first_line = line->lineno;
+        size_t n = AZ_MIN(line->len, sizeof f->first_text - 1);
+        memcpy(f->first_text, line->text, n);
+        f->first_text[n] = '\0';
     }
-    s->boot_marker = is_boot_marker(kind, p, len);
-    s->may_name = may_name_host(p, len, s->tend, s->tend > 0);
-    s->lane_len = s->may_name ? tok_parse_lane(kind, p, len, lane, CORR_LANE_MAX) : 0;
+    f->last_line = line->lineno;
+}
+
+/*
+ * An empty record (a blank line, a lone CR, a line that held only escape sequences) has no time,
+ * no words for a signature (every literal has MATCH_MIN_LITERAL bytes or more) and no columns:
+ * it is counted and moves the member's last line, as feed_record() would, without its
+ * per-record setup, so a bomb of empty lines costs a few instructions each. An nvidia-smi CSV
+ * still reads it, as a row of empty columns.
+ */
+static void feed_empty(struct corr_state *st, size_t fi, const struct ingest_line *line)
+{
+    struct corr_file *f = &st->files[fi];
+    uint64_t seq = f->records++;
+    if (f->kind == TOK_KIND_SMI_CSV)
+        corr_series_record(st, fi, line->text, 0, line->lineno, f->last_time, 0);
+    if ((seq & 4095) == 4095) sampling_refresh(st);
+    note_position(f, line);
+    f->lastrec_len = 0;
+    f->lastrec_level = -1;
+}
+
+/* n more empty records after one fed by feed_empty(), the last on line last_line: the same as
+ * n feed_empty() calls, for a member that is not an nvidia-smi CSV. sampling_refresh() reads
+ * nothing an empty record changes, so one call stands for every refresh the n would make. */
+static void feed_empty_run(struct corr_state *st, size_t fi, uint64_t n, uint64_t last_line)
+{
+    struct corr_file *f = &st->files[fi];
+    uint64_t seq = f->records;
+    f->records += n;
+    if ((seq + n) / 4096 > seq / 4096) sampling_refresh(st); /* some seq % 4096 == 4095 */
+    f->last_line = last_line;
+}
+
+/* After an empty record, the empty records that follow it in bulk (at most max); 0 when the
+ * member must see each (an nvidia-smi CSV reads empty rows). */
+static uint64_t empty_run(const struct corr_state *st, size_t fi, struct ingest_reader *r,
+                          uint64_t max, uint64_t *last_line)
+{
+    if (st->files[fi].kind == TOK_KIND_SMI_CSV) return 0;
+    return ingest_reader_skip_empty(r, max, last_line);
 }
 
 /* One record into st. A pipe worker may have stamped it (stamp and its lane text) and prepared
@@ -310,6 +277,7 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
     c.file = fi;
     c.p = p;
     c.len = len;
+    c.stamp = stamp;
     c.smi_kind = corr_is_smi_kind(f->kind);
     c.have_level = c.have_lane = 0;
     memset(&c.proto, 0, sizeof c.proto);
@@ -332,20 +300,30 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
     corr_series_record(st, fi, p, len, line->lineno, t, own);
     if ((seq & 4095) == 4095) sampling_refresh(st);
 
+    /* Signatures see the message, not the prefixes around it (see tok.h); evidence keeps the
+     * whole record. */
+    const char *body = p + stamp->src.body;
     if (mb)
-        match_scanner_replay(scanner, mb, mi, p, len, &st->sampling, on_hit, &c);
+        match_scanner_replay(scanner, mb, mi, body, stamp->src.body_len, &st->sampling, on_hit, &c);
     else
-        match_scanner_scan_sampled(scanner, f->kind, p, len, &st->sampling, on_hit, &c);
+        match_scanner_scan_sampled(scanner, f->kind, body, stamp->src.body_len, &st->sampling,
+                                   on_hit, &c);
 
     f = &st->files[fi]; /* the callbacks never grow files, but stay safe */
-    if (!f->first_line) {
-        f->first_line = line->lineno;
-        size_t n = AZ_MIN(len, sizeof f->first_text - 1);
-        memcpy(f->first_text, p, n);
-        f->first_text[n] = '\0';
-    }
-    f->last_line = line->lineno;
+    note_position(f, line);
     keep_last(f, &c);
+}
+
+/* feed_record(), or feed_empty() for an empty record (kept apart: a bomb of empty records then
+ * pays for no more than feed_empty()'s few stores). */
+static void feed(struct corr_state *st, struct match_scanner *scanner, size_t fi,
+                 const struct ingest_line *line, const struct corr_stamp *stamp,
+                 const char *stamp_lane, const struct match_batch *mb, size_t mi)
+{
+    if (line->len)
+        feed_record(st, scanner, fi, line, stamp, stamp_lane, mb, mi);
+    else
+        feed_empty(st, fi, line);
 }
 
 /* "display: reason" -> path, reason; display may itself hold ':' (archive members). */
@@ -402,8 +380,13 @@ static void feed_member(struct corr_state *st, struct match_scanner *scanner,
 {
     struct ingest_line line;
     while ((t->end = ingest_reader_next_line(r, &line)) == AZ_OK || t->end == AZ_WARN) {
-        feed_record(st, scanner, fi, &line, NULL, NULL, NULL, 0);
+        feed(st, scanner, fi, &line, NULL, NULL, NULL, 0);
         if (tally_record(st, t, &line, display)) return;
+        if (line.len || st->cfg->run_expand_cap) continue; /* a capped run stops at a record */
+        uint64_t last, n = empty_run(st, fi, r, UINT64_MAX, &last);
+        if (!n) continue;
+        feed_empty_run(st, fi, n, last);
+        t->bytes += n; /* tally_record()'s len + 1 each */
     }
 }
 
@@ -426,7 +409,12 @@ static void feed_member_piped(struct corr_state *st, struct match_scanner *scann
                     ended = 1;
                     break;
                 }
-                if (!corr_batch_add(b, &line)) break;
+                int room = corr_batch_add(b, &line);
+                if (!line.len) { /* the empty records after it ride on it */
+                    struct corr_batch_rec *rec = &b->recs[b->nrecs - 1];
+                    rec->empty_run = empty_run(st, fi, r, UINT64_MAX, &rec->empty_last);
+                }
+                if (!room) break;
             }
             corr_pipe_submit(pp);
         }
@@ -435,8 +423,14 @@ static void feed_member_piped(struct corr_state *st, struct match_scanner *scann
         for (size_t i = 0; i < b->nrecs && !t->capped; i++) {
             const struct corr_batch_rec *rec = &b->recs[i];
             struct ingest_line line = {b->text + rec->off, rec->len, rec->lineno, rec->cut};
-            feed_record(st, scanner, fi, &line, &rec->stamp, b->lanes + rec->lane_off, b->mb, i);
+            /* b->lanes stays NULL until a record of the batch names a lane */
+            const char *lane = rec->stamp.lane_len ? b->lanes + rec->lane_off : NULL;
+            feed(st, scanner, fi, &line, &rec->stamp, lane, b->mb, i);
             tally_record(st, t, &line, display);
+            if (rec->empty_run) {
+                feed_empty_run(st, fi, rec->empty_run, rec->empty_last);
+                t->bytes += rec->empty_run;
+            }
         }
         corr_pipe_release(pp);
         if (t->capped) ended = 1; /* replay what is in flight, read no more */

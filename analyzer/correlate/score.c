@@ -31,28 +31,6 @@ struct cand {
     struct az_buf lowered;
 };
 
-static const char *default_ruled_out(const char *id)
-{
-    static const struct {
-        const char *id, *why;
-    } t[] = {
-        {"G1",
-         "no undefined CUDA symbol, missing libcudart.so.12 or CUDA 12 torch on a CUDA 13 driver"},
-        {"G2", "no flash-attn build failure and no FA2 chosen over SDPA"},
-        {"G3", "no OOM anywhere"},
-        {"G4", "no power plateau near 100 W, thermal slowdown or spontaneous reboot"},
-        {"G5", "no memory-bound throughput figures or 273 GB/s plan"},
-        {"G6", "no second GPU process or KV-cache eviction"},
-        {"G7", "no NVFP4 on capability (12, 1)"},
-        {"G8", "no dgx-spark-playbooks recipe followed by a failure"},
-        {"G9", "pip changed no torch/triton/xformers/transformers"},
-        {"G10", "no tensor parallelism across nodes"},
-    };
-    for (size_t i = 0; i < AZ_ARRAY_LEN(t); i++)
-        if (!strcmp(t[i].id, id)) return t[i].why;
-    return "no evidence";
-}
-
 static void ev_push(struct cand *c, const struct corr_rec *r, const char *note, int rank)
 {
     if (!r) return;
@@ -76,7 +54,7 @@ static void last_visit(void *vctx, const struct corr_rec *r)
 static void weigh(struct corr_state *st, struct cand *c)
 {
     double keep = 1, factor = 1, cap = 1, maxw = 0;
-    int nctx = 0, nsupport = 0;
+    int nctx = 0, nsupport = 0, decisive = 0;
     const struct match_entry *e = c->e;
     struct az_buf sigsum = AZ_BUF_INIT;
     int nsigsum = 0;
@@ -85,15 +63,24 @@ static void weigh(struct corr_state *st, struct cand *c)
         if (sig->index >= st->nsigs || !st->sigs[sig->index]) continue;
         const struct corr_sigstat *ss = st->sigs[sig->index];
         const struct corr_rec *first = corr_sig_earliest(st, sig->index);
+        if (sig->role == MATCH_ROLE_CONTRARY) {
+            /* a line that makes its entry less likely, with the pack's sentence */
+            factor *= sig->contrary_factor;
+            if (sig->contrary_says)
+                az_buf_printf(&c->lowered, "%s%s", c->lowered.len ? "; " : "", sig->contrary_says);
+            continue;
+        }
         if (sig->strength == MATCH_CONTEXT) {
             nctx++;
             continue;
         }
+        enum match_strength strength = corr_sig_strength(st, sig);
+        if (strength == MATCH_DECISIVE) decisive = 1;
         double w = corr_sig_weight(st, sig);
         keep *= 1 - w;
         maxw = AZ_MAX(maxw, w);
         nsupport++;
-        ev_push(c, first, NULL, sig->strength == MATCH_DECISIVE ? 0 : 1);
+        ev_push(c, first, NULL, strength == MATCH_DECISIVE ? 0 : 1);
         if (ss->count > 1) {
             struct last_ctx l = {NULL, st};
             corr_sig_each(st, sig->index, last_visit, &l);
@@ -112,6 +99,9 @@ static void weigh(struct corr_state *st, struct cand *c)
             nsigsum++;
         }
     }
+    /* a rule outcome the pack calls decisive names the cause as a decisive line does */
+    for (size_t i = 0; i < st->nclaims; i++)
+        if (st->claims[i].entry == e && st->claims[i].decisive) decisive = 1;
     for (size_t i = 0; i < st->nclaims; i++) {
         const struct corr_claim *cl = &st->claims[i];
         if (cl->entry != e) continue;
@@ -121,7 +111,7 @@ static void weigh(struct corr_state *st, struct cand *c)
             maxw = AZ_MAX(maxw, cl->weight >= 0.3 ? cl->weight + 0.2 : cl->weight);
             nsupport++;
             if (cl->rec) {
-                ev_push(c, cl->rec, cl->note, 1);
+                ev_push(c, cl->rec, cl->note, cl->decisive ? 0 : 1);
                 if (!c->earliest || corr_rec_cmp(st, cl->rec, c->earliest) < 0)
                     c->earliest = cl->rec;
             }
@@ -133,7 +123,8 @@ static void weigh(struct corr_state *st, struct cand *c)
             if (cl->reason)
                 az_buf_printf(&c->lowered, "%s%s", c->lowered.len ? "; " : "", cl->reason);
         }
-        if (cl->cap > 0 && cl->cap < cap) {
+        /* a cap holds back hints; a decisive line names the cause on its own */
+        if (cl->cap > 0 && cl->cap < cap && !decisive) {
             cap = cl->cap;
             if (cl->reason && nsupport)
                 az_buf_printf(&c->lowered, "%s%s", c->lowered.len ? "; " : "", cl->reason);
@@ -174,15 +165,10 @@ static void sort_evidence(const struct corr_state *st, struct cand *c)
         }
 }
 
-/* Causes that lead to effects when the timeline shows the cause first, and how sure the cause
- * must be on its own. pip replacing the stack explains a broken import/kernel. A second heavy
- * process on the same unified pool (G6) explains an OOM below 128 GB (G3): the OOM is how the
- * contention shows, and G3's fix (drop the page cache) would not help; G6 must stand on its own
- * (a process table or an uncapped server beside the job), not on hints. */
-static const struct {
-    const char *cause, *effect;
-    double min_cause;
-} causal[] = {{"G9", "G1", 0.2}, {"G9", "G2", 0.2}, {"G9", "G7", 0.2}, {"G6", "G3", 0.4}};
+/* A root cause named before the symptom it explains (an entry's "explains" in the pack) needs
+ * the symptom to be at least this likely, and then absorbs this share of it. */
+#define EXPLAINED_MIN   0.2
+#define EXPLAINED_SHARE 0.8
 
 struct ferr_ctx {
     const struct corr_state *st;
@@ -219,22 +205,30 @@ static int timeline_contradicts(const struct corr_state *st, const struct corr_r
     return corr_rec_cmp(st, cause, effect) > 0;
 }
 
-static void order_causes(const struct corr_state *st, struct cand *v, size_t n)
+/* One "explains" link of the pack: cause explains effect when cause is at least min_cause. */
+struct causal_link {
+    const struct match_entry *cause, *effect;
+    double min_cause;
+};
+
+static void apply_link(const struct corr_state *st, struct cand *v, size_t n,
+                       const struct causal_link *link)
 {
-    for (size_t k = 0; k < AZ_ARRAY_LEN(causal); k++) {
+    {
         size_t ci = n, ei = n;
         for (size_t i = 0; i < n; i++) {
-            if (!strcmp(v[i].e->id, causal[k].cause)) ci = i;
-            if (!strcmp(v[i].e->id, causal[k].effect)) ei = i;
+            if (v[i].e == link->cause) ci = i;
+            if (v[i].e == link->effect) ei = i;
         }
-        if (ci == n || ei == n || v[ci].conf < causal[k].min_cause || v[ei].conf < 0.2) continue;
+        if (ci == n || ei == n || v[ci].conf < link->min_cause || v[ei].conf < EXPLAINED_MIN)
+            return;
         /* the cause must be there by the time the effect fails (its first error line; context
          * such as "loading checkpoint shards" may start long before) */
         const struct corr_rec *eff = entry_first_error(st, v[ei].e);
         if (!eff) eff = v[ei].earliest;
-        if (!v[ci].earliest || !eff || timeline_contradicts(st, v[ci].earliest, eff)) continue;
+        if (!v[ci].earliest || !eff || timeline_contradicts(st, v[ci].earliest, eff)) return;
         /* The cause explains the effect: it is at least as likely, and named first. */
-        v[ci].conf = 1 - (1 - v[ci].conf) * (1 - 0.8 * v[ei].conf);
+        v[ci].conf = 1 - (1 - v[ci].conf) * (1 - EXPLAINED_SHARE * v[ei].conf);
         az_buf_printf(&v[ci].summary, " It led to %s (%s).", v[ei].e->id, v[ei].e->title);
         /* named before its effect, and before anything it now outscores */
         size_t to = ei;
@@ -247,24 +241,54 @@ static void order_causes(const struct corr_state *st, struct cand *v, size_t n)
     }
 }
 
+/* Every "explains" link, in pack order of the causes (then as listed). */
+static void order_causes(const struct corr_state *st, struct cand *v, size_t n)
+{
+    for (size_t i = 0; i < match_pack_entry_count(st->pack); i++) {
+        const struct match_entry *e = match_pack_entry(st->pack, i);
+        for (size_t k = 0; k < e->nexplains; k++) {
+            if (!e->explains[k].entry) continue;
+            struct causal_link link = {e, e->explains[k].entry, e->explains[k].min_cause};
+            apply_link(st, v, n, &link);
+        }
+    }
+}
+
+/* The first-error pass a signature's lines take part in. */
+static enum match_role ferr_pass(enum match_role role)
+{
+    return role == MATCH_ROLE_CASCADE || role == MATCH_ROLE_NOISE ? role : MATCH_ROLE_ROOT;
+}
+
 /* The earliest error record matched by a signature of the family (-1: gotcha or common) at
- * least as strong as min_strength; signatures declared "role": "noise" (a warning that says it is
- * non-fatal, a code NVIDIA says to ignore) only when noise is 1. */
-static const struct corr_rec *first_error(const struct corr_state *st, int family,
-                                          enum match_strength min_strength, int noise)
+ * least as strong as min_strength, among the signatures of one pass: root (every role but cascade,
+ * contrary and noise), cascade or noise. */
+static const struct corr_rec *first_error_of(const struct corr_state *st, int family,
+                                             enum match_strength min_strength, enum match_role pass)
 {
     struct ferr_ctx f = {st, NULL};
     for (size_t s = 0; s < st->nsigs; s++) {
         if (!st->sigs[s]) continue;
         const struct match_sig *sig = match_pack_sig(st->pack, s);
+        if (sig->role == MATCH_ROLE_CONTRARY || ferr_pass(sig->role) != pass) continue;
         int fam = (int)sig->entry->family;
         if (fam != MATCH_FAMILY_GOTCHA && fam != MATCH_FAMILY_COMMON) continue;
         if (family >= 0 && fam != family) continue;
-        if (sig->strength < min_strength) continue;
-        if (sig->noise && !noise) continue;
+        if (corr_sig_strength(st, sig) < min_strength) continue;
         corr_sig_each(st, s, ferr_visit, &f);
     }
     return f.best;
+}
+
+/* The earliest root error line; a cascade line (a consequence pointing at an earlier failure)
+ * only when no root line is there. With noise 1, the earliest noise line only (a warning that says
+ * it is non-fatal, a code NVIDIA says to ignore): the caller asks once nothing else named one. */
+static const struct corr_rec *first_error(const struct corr_state *st, int family,
+                                          enum match_strength min_strength, int noise)
+{
+    if (noise) return first_error_of(st, family, min_strength, MATCH_ROLE_NOISE);
+    const struct corr_rec *r = first_error_of(st, family, min_strength, MATCH_ROLE_ROOT);
+    return r ? r : first_error_of(st, family, min_strength, MATCH_ROLE_CASCADE);
 }
 
 void corr_score(struct corr_state *st, struct corr_result *r)
@@ -311,7 +335,9 @@ void corr_score(struct corr_state *st, struct corr_result *r)
                     if (st->claims[k].entry == c->e && st->claims[k].reason)
                         ro->reason = az_xstrdup(st->claims[k].reason);
             }
-            if (!ro->reason) ro->reason = az_xstrdup(default_ruled_out(c->e->id));
+            if (!ro->reason)
+                ro->reason = az_xstrdup(c->e->ruled_out && *c->e->ruled_out ? c->e->ruled_out
+                                                                            : "no evidence");
         }
     }
     /* ruled out in pack order, so the list reads G1..G10 */
@@ -337,8 +363,9 @@ void corr_score(struct corr_state *st, struct corr_result *r)
     if (!r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON, MATCH_STRONG, 0);
     if (!fe) fe = first_error(st, -1, MATCH_STRONG, 0);
     if (!fe && !r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON, MATCH_WEAK, 0);
+    if (!fe && !r->verdict) fe = first_error(st, -1, MATCH_WEAK, 0);
     /* root before noise: a declared warning is named only when the run shows nothing else */
-    if (!fe && !r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON, MATCH_WEAK, 1);
+    if (!fe && !r->verdict) fe = first_error(st, -1, MATCH_WEAK, 1);
     if (fe) {
         r->first_error = az_xcalloc(1, sizeof *r->first_error);
         corr_evidence_from_rec(st, fe, NULL, r->first_error);

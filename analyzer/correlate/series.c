@@ -2,6 +2,7 @@
  * the default table, meminfo/free, and the series facts of signature hits; downsampling and
  * change points. */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,15 +45,6 @@ static int is_na(const char *p, size_t len)
            az_memcasemem(p, len, "Unknown Error", 13);
 }
 
-static int month_from(const char *p)
-{
-    static const char *const mon[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-    for (int i = 0; i < 12; i++)
-        if (!strncmp(p, mon[i], 3)) return i + 1;
-    return 0;
-}
-
 static int digits(const char *p, size_t n, unsigned *out)
 {
     unsigned v = 0;
@@ -62,33 +54,6 @@ static int digits(const char *p, size_t n, unsigned *out)
     }
     *out = v;
     return 0;
-}
-
-struct az_time corr_parse_ctime(const char *p, size_t len)
-{
-    struct az_time none = {0, AZ_TIME_NONE};
-    trim(&p, &len);
-    /* "Sat Nov 29 10:12:55 2026" */
-    if (len < 24 || !isalpha((unsigned char)p[0]) || p[3] != ' ') return none;
-    int mon = month_from(p + 4);
-    if (!mon) return none;
-    size_t i = 8;
-    while (i < len && p[i] == ' ') i++;
-    size_t d0 = i;
-    while (i < len && isdigit((unsigned char)p[i])) i++;
-    unsigned day, hh, mm, ss, year;
-    if (i - d0 < 1 || i - d0 > 2 || digits(p + d0, i - d0, &day)) return none;
-    if (i + 9 > len || p[i] != ' ') return none;
-    i++;
-    if (p[i + 2] != ':' || p[i + 5] != ':' || digits(p + i, 2, &hh) || digits(p + i + 3, 2, &mm) ||
-        digits(p + i + 6, 2, &ss))
-        return none;
-    i += 8;
-    while (i < len && p[i] == ' ') i++;
-    if (i + 4 > len || digits(p + i, 4, &year)) return none;
-    if (i + 4 < len && isdigit((unsigned char)p[i + 4])) return none;
-    struct az_time t = {az_usec_from_civil(year, (unsigned)mon, day, hh, mm, ss, 0), AZ_TIME_ABS};
-    return t;
 }
 
 /* ---- builders ---- */
@@ -228,6 +193,12 @@ static void note_throttle(struct corr_state *st, size_t file, uint64_t line, str
     }
 }
 
+/* A GPU index column as an int; a value no int holds reads as GPU 0, as a negative one does. */
+static int gpu_index(double g)
+{
+    return g > (double)INT_MIN && g < (double)INT_MAX ? (int)g : 0;
+}
+
 /* ---- nvidia-smi --query-gpu CSV ---- */
 
 static int csv_metric(const char *p, size_t len)
@@ -341,7 +312,7 @@ static void csv_row(struct corr_state *st, size_t file, const char *p, size_t le
             }
         } else if (m == CORR_M_GPU_INDEX) {
             double g;
-            if (!lead_number(v, vl, &g)) gpu = (int)g;
+            if (!lead_number(v, vl, &g)) gpu = gpu_index(g);
         } else if (m >= 0 && m < CORR_M_COUNT) {
             if (is_na(v, vl))
                 na[n] = 1;
@@ -428,7 +399,7 @@ static void dmon_row(struct corr_state *st, size_t file, const char *p, size_t l
             have_time = 1;
         } else if (m == CORR_M_GPU_INDEX) {
             double g;
-            if (!lead_number(p + i, j - i, &g)) gpu = (int)g;
+            if (!lead_number(p + i, j - i, &g)) gpu = gpu_index(g);
         } else if (m >= 0 && m < CORR_M_COUNT && p[i] != '-') {
             lead_number(p + i, j - i, &vals[n]);
         }
@@ -569,18 +540,29 @@ static double free_value_kb(const char *p, size_t len, double total_raw)
     return v;
 }
 
+/* 1 EiB in kB: more memory than any machine has; a figure past it (a fuzzed "1e22G") is
+ * clamped, so the conversion stays defined and Cached + Buffers cannot wrap. */
+#define KB_MAX ((uint64_t)1 << 50)
+
+/* A kB figure as a count: negative or NaN is 0, anything past KB_MAX is KB_MAX. */
+static uint64_t kb_count(double v)
+{
+    if (!(v > 0)) return 0;
+    return v >= (double)KB_MAX ? KB_MAX : (uint64_t)v;
+}
+
 static void meminfo_record(struct corr_state *st, size_t file, const char *p, size_t len,
                            uint64_t line, struct az_time t)
 {
     struct corr_file *f = &st->files[file];
     double v;
     if (az_starts_with(p, len, "Cached:") && !lead_number(p + 7, len - 7, &v)) {
-        f->mi_cached_kb = (uint64_t)v;
+        f->mi_cached_kb = kb_count(v);
         cache_seen(st, file, f->mi_cached_kb + f->mi_buffers_kb, line, t, p, len);
         return;
     }
     if (az_starts_with(p, len, "Buffers:") && !lead_number(p + 8, len - 8, &v)) {
-        f->mi_buffers_kb = (uint64_t)v;
+        f->mi_buffers_kb = kb_count(v);
         cache_seen(st, file, f->mi_cached_kb + f->mi_buffers_kb, line, t, p, len);
         return;
     }
@@ -618,7 +600,7 @@ static void meminfo_record(struct corr_state *st, size_t file, const char *p, si
             double total;
             if (lead_number(tok[f->free_total_col], tl[f->free_total_col], &total)) return;
             double kb = free_value_kb(tok[f->free_cache_col], tl[f->free_cache_col], total);
-            if (!isnan(kb) && kb > 0) cache_seen(st, file, (uint64_t)kb, line, t, p, len);
+            if (!isnan(kb) && kb > 0) cache_seen(st, file, kb_count(kb), line, t, p, len);
         }
     }
 }

@@ -301,15 +301,17 @@ void corr_timeline_events(const struct corr_state *st, struct corr_result *r)
     if (r->first_error) {
         const struct corr_evidence *fe = r->first_error;
         az_grow((void **)&l.items, &l.cap, l.n + 1, sizeof *l.items);
-        struct ev_cand *c = &l.items[l.n++];
-        c->prio = 0;
-        c->ev.time = fe->time;
-        c->ev.time_approx = fe->time_approx;
-        c->ev.path = az_xstrdup(fe->path);
-        c->ev.line = fe->line;
-        c->ev.lane = az_xstrdup(fe->lane);
-        c->ev.label = snippet("first error", fe->text);
-        c->ev.entry_id = r->first_error_entry ? r->first_error_entry->id : NULL;
+        /* every field set: the first error is the run's story, never a background fact */
+        l.items[l.n++] = (struct ev_cand){
+            .prio = 0,
+            .ev = {.time = fe->time,
+                   .time_approx = fe->time_approx,
+                   .path = az_xstrdup(fe->path),
+                   .line = fe->line,
+                   .lane = az_xstrdup(fe->lane),
+                   .label = snippet("first error", fe->text),
+                   .entry_id = r->first_error_entry ? r->first_error_entry->id : NULL,
+                   .background = 0}};
     }
     ev_sort(st, l.items, l.n, 1);
     size_t keep = AZ_MIN(l.n, (size_t)CORR_EVENTS_MAX);

@@ -43,6 +43,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h> /* FILE, for ingest_bundle_add_file() */
 
 #include "common/az.h"
 
@@ -158,10 +159,46 @@ enum az_status ingest_reader_next_member(struct ingest_reader *r, struct ingest_
  */
 enum az_status ingest_reader_next_line(struct ingest_reader *r, struct ingest_line *line);
 
+/**
+ * ingest_reader_skip_empty() : consume the empty records (blank lines, lone CRs, CRLFs) that
+ * come next in the current member, at most max, without delivering each: what as many
+ * ingest_reader_next_line() calls returning an empty record would do (they are counted in the
+ * stats), in a tight loop, so a bomb of empty lines costs about a byte's worth each. Stops at the
+ * first record with content, at the end of the member, or when the member breaks (the next
+ * ingest_reader_next_line() then reports it). Call it only after a record was delivered.
+ * @return the number consumed; when > 0, *lineno is the line number of the last one.
+ */
+uint64_t ingest_reader_skip_empty(struct ingest_reader *r, uint64_t max, uint64_t *lineno);
+
 /* "display: reason" for the last AZ_FAIL/AZ_FATAL; "" when none. Borrowed. */
 const char *ingest_reader_error(const struct ingest_reader *r);
 const struct ingest_stats *ingest_reader_stats(const struct ingest_reader *r);
 void ingest_reader_free(struct ingest_reader *r);
+
+/* ---- writing a bundle (gotcha collect) ---- */
+
+/* The first line of the report a bundle carries: a member that starts with it is skipped
+ * (AZ_FAIL, "gotcha's own report"), so a scan of the bundle reads the run, not its diagnosis. */
+#define INGEST_OWN_REPORT_MARK "<!-- gotcha collect: the report of this bundle, not an input -->"
+
+struct ingest_bundle;
+
+/**
+ * ingest_bundle_create() : start a tar (pax) archive compressed with zstd at path, which the
+ * readers above read back member by member.
+ * @return AZ_OK, or AZ_FAIL (reason in ingest_bundle_error()). Free *out with
+ * ingest_bundle_free() either way.
+ */
+enum az_status ingest_bundle_create(struct ingest_bundle **out, const char *path);
+/* Add a regular member name of size bytes read from data (at its current position).
+ * @return AZ_OK or AZ_FAIL (the bundle is then unusable). */
+enum az_status ingest_bundle_add_file(struct ingest_bundle *b, const char *name, FILE *data,
+                                      uint64_t size, int64_t mtime);
+/* Finish the archive (flush and close the file). @return AZ_OK or AZ_FAIL. */
+enum az_status ingest_bundle_close(struct ingest_bundle *b);
+/* Borrowed; "" when no error. */
+const char *ingest_bundle_error(const struct ingest_bundle *b);
+void ingest_bundle_free(struct ingest_bundle *b);
 
 /* Versions of the linked libzstd ("1.5.4") and libarchive ("libarchive 3.6.2 ..."). Static. */
 const char *ingest_zstd_version(void);

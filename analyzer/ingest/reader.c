@@ -777,8 +777,11 @@ static void emit(struct ingest_reader *r, struct ingest_line *line, size_t start
                  uint64_t lineno, int cut)
 {
     const char *text = r->buf + start;
-    if (memchr(text, 0x1b, len)) {
-        len = ingest_strip_ansi(text, len, r->scratch);
+    const char *esc = len && text[0] == 0x1b ? text : memchr(text, 0x1b, len);
+    if (esc) { /* the bytes before the first ESC are kept as they are */
+        size_t keep = (size_t)(esc - text);
+        if (keep) memcpy(r->scratch, text, keep);
+        len = keep + ingest_strip_ansi(esc, len - keep, r->scratch + keep);
         text = r->scratch;
     }
     line->text = text;
@@ -833,6 +836,23 @@ enum az_status ingest_reader_next_line(struct ingest_reader *r, struct ingest_li
                 r->after_cr = 1;
             continue;
         }
+        if (*p == '\n' || *p == '\r') {
+            /* An empty record: the same cut as below without searching for its end, so a bomb
+             * of blank lines or lone CRs costs a few instructions per record. */
+            size_t start = r->pos;
+            uint64_t lineno = r->lineno;
+            r->pos++;
+            if (*p == '\n') {
+                r->lineno++;
+            } else if (r->pos == r->len) {
+                r->after_cr = 1; /* a LF read next completes the CRLF */
+            } else if (r->buf[r->pos] == '\n') {
+                r->pos++;
+                r->lineno++;
+            }
+            emit(r, line, start, 0, lineno, 0);
+            return AZ_OK;
+        }
         if (!r->lf_valid || (r->lf_at != NO_POS && r->lf_at < r->pos)) {
             const char *lf = memchr(p, '\n', avail);
             r->lf_at = lf ? (size_t)(lf - r->buf) : NO_POS;
@@ -885,6 +905,59 @@ enum az_status ingest_reader_next_line(struct ingest_reader *r, struct ingest_li
         emit(r, line, start, cut ? max_line : len, lineno, cut);
         return cut ? AZ_WARN : AZ_OK;
     }
+}
+
+uint64_t ingest_reader_skip_empty(struct ingest_reader *r, uint64_t max, uint64_t *lineno)
+{
+    uint64_t n = 0, last = 0;
+    if (!r->have_member || r->skipping) return 0;
+    while (n < max) {
+        if (r->pos == r->len) {
+            if (r->eof) break;
+            fill(r);
+            continue;
+        }
+        if (r->after_cr) { /* as in ingest_reader_next_line() */
+            r->after_cr = 0;
+            if (r->buf[r->pos] == '\n') {
+                r->pos++;
+                r->lineno++;
+            }
+            continue;
+        }
+        /* The cuts of ingest_reader_next_line()'s empty-record path, on local copies. */
+        const char *b = r->buf;
+        size_t i = r->pos, end = r->len;
+        uint64_t ln = r->lineno;
+        int more = 0; /* the buffer ended inside the run: refill and go on */
+        while (n < max) {
+            if (i == end) {
+                more = 1;
+                break;
+            }
+            char c = b[i];
+            if (c != '\n' && c != '\r') break;
+            last = ln;
+            n++;
+            i++;
+            if (c == '\n') {
+                ln++;
+            } else if (i == end) {
+                r->after_cr = 1;
+                more = 1;
+                break;
+            } else if (b[i] == '\n') {
+                i++;
+                ln++;
+            }
+        }
+        r->pos = i;
+        r->lineno = ln;
+        if (!more) break;
+    }
+    r->st.records += n;
+    if (n) *lineno = last;
+    return n;
 }
 
 /* ---- members ---- */
@@ -979,6 +1052,11 @@ static enum az_status descend(struct ingest_reader *r, struct ingest_member *m)
         memcpy(r->head, r->buf, r->head_len);
         if (ingest_looks_binary((const unsigned char *)r->head, r->head_len)) {
             set_error(r, top_display(r), "binary file");
+            r->st.skipped++;
+            return AZ_FAIL;
+        }
+        if (az_starts_with(r->head, r->head_len, INGEST_OWN_REPORT_MARK)) {
+            set_error(r, top_display(r), "gotcha's own report (gotcha collect), not an input");
             r->st.skipped++;
             return AZ_FAIL;
         }

@@ -82,9 +82,10 @@ size_t ingest_strip_ansi(const char *src, size_t n, char *dst)
     const unsigned char *s = (const unsigned char *)src;
     size_t i = 0, o = 0;
     while (i < n) {
-        const unsigned char *esc = memchr(s + i, 0x1b, n - i);
+        /* sequences often come back to back (a progress bar's "ESC[2K" before each refresh) */
+        const unsigned char *esc = s[i] == 0x1b ? s + i : memchr(s + i, 0x1b, n - i);
         size_t run = esc ? (size_t)(esc - (s + i)) : n - i;
-        memcpy(dst + o, s + i, run);
+        if (run) memcpy(dst + o, s + i, run); /* back-to-back sequences copy nothing */
         o += run;
         i += run;
         if (!esc) break;

@@ -37,13 +37,81 @@ enum match_strength {
 };
 
 enum match_family {
-    MATCH_FAMILY_GOTCHA = 0, /* "gotcha": G1..G10 */
+    MATCH_FAMILY_GOTCHA = 0, /* "gotcha": G1, G2, ... and site ids (ACME.quota) */
     MATCH_FAMILY_COMMON,  /* "common": failures that are none of the ten (Xid, OOM killer, ...) */
     MATCH_FAMILY_CONTEXT, /* "context": facts about the run: hardware, versions, settings */
     MATCH_FAMILY_SERIES,  /* "series": numeric series lines: throughput, loss, power */
 };
 
 enum match_fact_type { MATCH_FACT_STRING = 0, MATCH_FACT_NUMBER, MATCH_FACT_BYTES };
+
+/* What a signature's line is in the causal chain (docs/patterns.md "Roles"). */
+enum match_role {
+    MATCH_ROLE_ROOT = 0, /* "root": the failure itself (default for every non-context strength) */
+    MATCH_ROLE_CASCADE,  /* "cascade": a consequence of an earlier failure (engine died, "see root
+                            cause above"): never the first error while a root line exists */
+    MATCH_ROLE_CONTEXT,  /* "context": describes the run (default for strength context) */
+    MATCH_ROLE_CONTRARY, /* "contrary": makes its entry less likely ("contrary" says how much) */
+    MATCH_ROLE_NOISE,    /* "noise": worth seeing, never the failure itself (an NCCL WARN that says
+                            it is non-fatal, a code NVIDIA says to ignore): the first error only
+                            when the run shows no other error line */
+};
+
+/* Where a gotcha's mechanism exists. */
+enum match_scope { MATCH_SCOPE_ANY = 0, MATCH_SCOPE_GB10 };
+
+/* A named value of a rule, with the reason for it ("params": {"lo": {"value": 80, "why": ...}}).
+ * value is a number (num), a string (str) or a list of strings (list). */
+struct match_value {
+    const char *name;
+    double num;      /* NAN unless a number */
+    const char *str; /* NULL unless a string */
+    size_t nlist;
+    const char *const *list; /* NULL unless a list */
+    const char *why;
+};
+
+/* What a rule adds when one of its outcomes happens. Exactly one of weight > 0 (support),
+ * factor < 1 (contrary) or cap > 0 (a ceiling) is set, or none (a reason only). The texts are
+ * templates: "{name}" or "{name:.1f}" are the rule's variables (docs/patterns.md). */
+struct match_outcome {
+    const char *name;
+    double weight, factor, cap;
+    int decisive;     /* "decisive": the weight names the cause by itself (caps do not apply) */
+    const char *note; /* evidence note, may be NULL */
+    const char *says; /* summary sentence (weight) or reason (factor, cap, none), may be NULL */
+    const char *text; /* text of a detector-made evidence line, may be NULL */
+    const char *mark; /* label of the series mark, may be NULL */
+    const char *why;
+};
+
+/* A rule: one generic primitive of the correlator ("use"), parameterised by the pack. */
+struct match_rule {
+    const char *use;
+    const struct match_entry *entry; /* the entry it claims for */
+    size_t index;                    /* position in the entry's rules */
+    size_t nvalues;
+    const struct match_value *values;
+    size_t noutcomes;
+    const struct match_outcome *outcomes;
+};
+
+/* A root cause before its symptom: this entry explains entry id when it is at least min_cause. */
+struct match_explains {
+    const char *id;
+    const struct match_entry *entry; /* resolved at load; NULL when absent (an error) */
+    double min_cause;
+    const char *why;
+};
+
+/* How much less likely a gb10-scoped entry is on a run that shows another GPU, and the reason
+ * the report prints ("{gpu}": the GPU name). */
+struct match_scope_rule {
+    enum match_scope platform;
+    double factor;
+    const char *says;
+    const char *why;
+};
 
 struct match_fact_def {
     const char *name;          /* the named capture */
@@ -91,8 +159,14 @@ struct match_sig {
     size_t nfacts;
     const struct match_fact_def *facts;
     size_t index; /* position in the pack, 0..match_pack_sig_count()-1 */
-    int noise;    /* "role": "noise": a warning that is the first error only when the run has
-                     no other error (an NCCL WARN that says it is non-fatal) */
+    enum match_role role;
+    size_t ntags;
+    const char *const *tags;   /* its own tags and its entry's */
+    double contrary_factor;    /* role contrary: multiplies its entry's score (else 1) */
+    const char *contrary_says; /* role contrary: the reason the report prints, else NULL */
+    /* "decisive_on": on a run of this platform the line names the cause by itself and weighs as
+     * decisive; elsewhere its strength holds. MATCH_SCOPE_ANY: not set. */
+    enum match_scope decisive_on;
     const struct match_code *code; /* a catalogue code's signature (no regex of its own: a
                                       line-shape signature's hits are reported as it), or NULL */
     const char *severity;          /* a code's: "fatal"/"nonfatal" (the line's word where it
@@ -110,8 +184,20 @@ struct match_entry {
     const char *check;
     const char *fix;
     const char *source; /* file it was loaded from */
+    size_t order;       /* position in match_pack_entry() order */
     size_t nsigs;
     const struct match_sig *const *sigs;
+    /* gotcha entries: the data the scorer evaluates (docs/patterns.md) */
+    struct match_scope_rule scope;
+    const char *ruled_out; /* the sentence when nothing points at it; "" when not given */
+    size_t ntags;
+    const char *const *tags; /* given to every signature of the entry */
+    size_t nexplains;
+    const struct match_explains *explains;
+    size_t nrules;
+    const struct match_rule *const *rules;
+    int ends_run; /* 1: pack field "outcome": "completed" (context entries only): a line matching
+                     one of its signatures is written when a run ends as planned */
 };
 
 struct match_pack;
@@ -130,7 +216,8 @@ enum az_status match_pack_load(struct match_pack **out, const char *const *dirs,
 void match_pack_free(struct match_pack *p);
 
 size_t match_pack_entry_count(const struct match_pack *p);
-/* Entries in a stable order: G1..G10 by number, then common, context, series, each by id. */
+/* Entries in a stable order: gotchas G1, G2, ... by number, then site gotchas (ACME.quota) by id,
+ * then common, context, series, each by id. */
 const struct match_entry *match_pack_entry(const struct match_pack *p, size_t i);
 /* NULL when absent. */
 const struct match_entry *match_pack_find_entry(const struct match_pack *p, const char *id);
@@ -143,10 +230,21 @@ const struct match_catalogue *match_pack_catalogue(const struct match_pack *p, s
 const struct match_catalogue *match_pack_find_catalogue(const struct match_pack *p, const char *id);
 /* The row for code in c, or NULL. */
 const struct match_code *match_catalogue_find(const struct match_catalogue *c, long code);
+/* 1 when the signature carries the tag (its own or its entry's). */
+int match_sig_has_tag(const struct match_sig *s, const char *tag);
+/* 1 when any signature of the pack carries the tag. */
+int match_pack_has_tag(const struct match_pack *p, const char *tag);
+/* The named value of a rule, or NULL. */
+const struct match_value *match_rule_value(const struct match_rule *r, const char *name);
+/* The named outcome of a rule, or NULL. */
+const struct match_outcome *match_rule_outcome(const struct match_rule *r, const char *name);
+/* Role names as written in pack files. */
+const char *match_role_name(enum match_role r);
 
 /**
  * match_pack_check() : run every signature's examples: each "match" line must match (and yield
- * every declared fact) and each "no_match" line must not. Appends one line per failure to report.
+ * every declared fact) and each "no_match" line must not, each line taken as the scan hands it to
+ * the regexes (past its prefixes, tok_prefix_strip()). Appends one line per failure to report.
  * @return the number of failures.
  */
 size_t match_pack_check(const struct match_pack *p, struct az_buf *report);

@@ -207,7 +207,11 @@ static const struct match_sig *make_sig(struct match_loader *ld, struct match_en
     s->pub.summary = match_ld_own(p, sum);
     free(sum);
     s->pub.note = r->meaning; /* the action is the code's own (match_code.action_text) */
-    s->pub.noise = x->noise && !fatal;
+    if (x->noise && !fatal)
+        s->pub.role = MATCH_ROLE_NOISE;
+    else
+        s->pub.role = s->pub.strength == MATCH_CONTEXT ? MATCH_ROLE_CONTEXT : MATCH_ROLE_ROOT;
+    s->pub.contrary_factor = 1;
     s->pub.code = r;
     s->pub.severity = fatal ? "fatal" : "nonfatal";
     s->code_fact = s->sev_fact = -1;

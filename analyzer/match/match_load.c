@@ -10,6 +10,8 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,11 +43,22 @@ const char *match_ld_own(struct match_pack *p, const char *s)
     return c;
 }
 
+/* An array of n elements the pack owns (freed with it); NULL when n is 0. */
+static void *own_block(struct match_pack *p, size_t n, size_t size)
+{
+    if (!n) return NULL;
+    void *b = az_xcalloc(n, size);
+    az_grow((void **)&p->blocks, &p->cap_blocks, p->nblocks + 1, sizeof(*p->blocks));
+    p->blocks[p->nblocks++] = b;
+    return b;
+}
+
 /* ---- names ---- */
 
 static const char *const strength_names[] = {"context", "weak", "strong", "decisive"};
 static const char *const family_names[] = {"gotcha", "common", "context", "series"};
 static const char *const fact_type_names[] = {"string", "number", "bytes"};
+static const char *const role_names[] = {"root", "cascade", "context", "contrary", "noise"};
 
 static int name_index(const char *const *names, size_t n, const char *s)
 {
@@ -62,6 +75,11 @@ int match_ld_strength(const char *name)
 const char *match_strength_name(enum match_strength s)
 {
     return (size_t)s < AZ_ARRAY_LEN(strength_names) ? strength_names[s] : "?";
+}
+
+const char *match_role_name(enum match_role r)
+{
+    return (size_t)r < AZ_ARRAY_LEN(role_names) ? role_names[r] : "?";
 }
 
 const char *match_family_name(enum match_family f)
@@ -145,13 +163,13 @@ static void free_str_list(char **l, size_t n)
     free(l);
 }
 
-/* "G1".."G10" -> 1..10; 0 otherwise. */
-static int gotcha_number(const char *id)
+/* G1, G2, ... -> 1, 2, ...; 0 otherwise (a site id, or not a gotcha id). */
+static long gotcha_number(const char *id)
 {
     if (id[0] != 'G' || !isdigit((unsigned char)id[1]) || id[1] == '0') return 0;
     char *end;
     long n = strtol(id + 1, &end, 10);
-    return *end == '\0' && n >= 1 && n <= 10 ? (int)n : 0;
+    return *end == '\0' && n >= 1 && n <= 99999 ? n : 0;
 }
 
 static int valid_name_chars(const char *s)
@@ -162,11 +180,35 @@ static int valid_name_chars(const char *s)
     return 1;
 }
 
+/* A site's own gotcha: "ACME.quota" (capitals and digits, a dot, a name); never a prefix the
+ * other families or the numbered gotchas use. */
+static int site_id(const char *id)
+{
+    const char *dot = strchr(id, '.');
+    if (!dot || dot == id || !valid_name_chars(dot + 1)) return 0;
+    for (const char *c = id; c < dot; c++)
+        if (!isupper((unsigned char)*c) && !isdigit((unsigned char)*c)) return 0;
+    size_t n = (size_t)(dot - id);
+    if ((n == 1 && id[0] == 'C') || (n == 3 && !strncmp(id, "CTX", 3)) ||
+        (n == 6 && !strncmp(id, "SERIES", 6)))
+        return 0;
+    if (id[0] == 'G') {
+        const char *c = id + 1;
+        while (c < dot && isdigit((unsigned char)*c)) c++;
+        if (c == dot) return 0; /* G11.x: a signature id shape, not an entry */
+    }
+    return 1;
+}
+
 /* The entry id's shape for its family; NULL when fine, else what is wrong. */
 static const char *entry_id_problem(enum match_family f, const char *id)
 {
     switch (f) {
-    case MATCH_FAMILY_GOTCHA: return gotcha_number(id) ? NULL : "gotcha ids are G1..G10";
+    case MATCH_FAMILY_GOTCHA:
+        return gotcha_number(id) || site_id(id)
+                   ? NULL
+                   : "gotcha ids are G<n> or a site id <SITE>.<name> "
+                     "(SITE: capitals and digits, not C, CTX, SERIES or G<n>)";
     case MATCH_FAMILY_COMMON:
         return strncmp(id, "C.", 2) == 0 && valid_name_chars(id + 2) ? NULL
                                                                      : "common ids are C.<name>";
@@ -289,9 +331,60 @@ static int sig_compile(struct match_loader *ld, struct match_sig_priv *s, const 
     return 0;
 }
 
-static const char *const sig_fields[] = {"id",    "kinds",     "strength", "regex",    "literals",
-                                         "facts", "summary",   "note",     "examples", "sources",
-                                         "role",  "catalogue", "code",     NULL};
+static const char *const sig_fields[] = {"id",    "kinds",   "strength", "regex",       "literals",
+                                         "facts", "summary", "note",     "examples",    "sources",
+                                         "role",  "tags",    "contrary", "decisive_on", "catalogue",
+                                         "code",  NULL};
+
+/* A tag: lowercase letters, digits and '-' ("oom", "pip-change"). */
+static int valid_tag(const char *t)
+{
+    if (!*t) return 0;
+    for (; *t; t++)
+        if (!islower((unsigned char)*t) && !isdigit((unsigned char)*t) && *t != '-') return 0;
+    return 1;
+}
+
+/* The "tags" list of obj, checked, copied into the pack; *n its length. */
+static const char **load_tags(struct match_loader *ld, const char *what, json_t *obj, size_t *n)
+{
+    *n = 0;
+    json_t *list = get_str_list(ld, what, obj, "tags", 0, 1);
+    if (!list) return NULL;
+    const char **out = own_block(ld->p, json_array_size(list), sizeof(*out));
+    size_t i;
+    json_t *t;
+    json_array_foreach(list, i, t)
+    {
+        const char *ts = json_string_value(t);
+        if (!valid_tag(ts))
+            match_ld_problem(ld, what, "tag \"%s\": tags are lowercase letters, digits and '-'",
+                             ts);
+        out[(*n)++] = match_ld_own(ld->p, ts);
+    }
+    return out;
+}
+
+/* A number field in [lo, hi]; NAN (reported when required or out of range) when absent/bad. */
+static double get_num(struct match_loader *ld, const char *what, json_t *obj, const char *key,
+                      int required, double lo, double hi)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) {
+        if (required) match_ld_problem(ld, what, "missing required field \"%s\"", key);
+        return NAN;
+    }
+    if (!json_is_number(v)) {
+        match_ld_problem(ld, what, "field \"%s\" must be a number", key);
+        return NAN;
+    }
+    double d = json_number_value(v);
+    if (!(d >= lo && d <= hi)) {
+        match_ld_problem(ld, what, "field \"%s\" must be from %g to %g", key, lo, hi);
+        return NAN;
+    }
+    return d;
+}
 
 /* Parse one signature of entry e; NULL (problems reported) when unusable. */
 static struct match_sig_priv *load_sig(struct match_loader *ld, const struct match_entry_priv *e,
@@ -347,13 +440,55 @@ static struct match_sig_priv *load_sig(struct match_loader *ld, const struct mat
         else
             s->pub.strength = (enum match_strength)st;
     }
+    s->pub.summary = match_ld_own(ld->p, match_ld_str(ld, what, js, "summary", 0));
+    s->pub.note = match_ld_own(ld->p, match_ld_str(ld, what, js, "note", 0));
+    s->own_tags = load_tags(ld, what, js, &s->nown_tags);
     s->pub.severity = "";
     s->code_fact = s->sev_fact = -1;
     const char *role = match_ld_str(ld, what, js, "role", 0);
-    if (role && strcmp(role, "noise") == 0)
-        s->pub.noise = 1;
-    else if (role && strcmp(role, "cause") != 0)
-        match_ld_problem(ld, what, "unknown role \"%s\" (cause or noise)", role);
+    s->pub.role = s->pub.strength == MATCH_CONTEXT ? MATCH_ROLE_CONTEXT : MATCH_ROLE_ROOT;
+    s->pub.contrary_factor = 1;
+    if (role) {
+        int r = name_index(role_names, AZ_ARRAY_LEN(role_names), role);
+        if (r < 0)
+            match_ld_problem(
+                ld, what, "unknown role \"%s\" (root, cascade, context, contrary or noise)", role);
+        else
+            s->pub.role = (enum match_role)r;
+    }
+    json_t *contrary = json_object_get(js, "contrary");
+    if (s->pub.role == MATCH_ROLE_CONTRARY) {
+        static const char *const cfields[] = {"factor", "says", "why", NULL};
+        char cwhat[300];
+        snprintf(cwhat, sizeof(cwhat), "%s: contrary", what);
+        if (!contrary || !json_is_object(contrary)) {
+            match_ld_problem(ld, what,
+                             "role \"contrary\" needs \"contrary\": {\"factor\", \"says\", "
+                             "\"why\"}");
+        } else {
+            match_ld_fields(ld, cwhat, contrary, cfields);
+            double f = get_num(ld, cwhat, contrary, "factor", 1, 0, 1);
+            if (!isnan(f)) s->pub.contrary_factor = f;
+            s->pub.contrary_says =
+                match_ld_own(ld->p, match_ld_str(ld, cwhat, contrary, "says", 1));
+            match_ld_str(ld, cwhat, contrary, "why", 1);
+        }
+    } else if (contrary) {
+        match_ld_problem(ld, what, "field \"contrary\" needs role \"contrary\"");
+    }
+    /* decisive on one platform: a root line of a weaker strength that names the cause by itself
+     * once the run is known to be on that platform */
+    const char *don = match_ld_str(ld, what, js, "decisive_on", 0);
+    if (don) {
+        if (strcmp(don, "gb10"))
+            match_ld_problem(ld, what, "unknown platform \"%s\" in \"decisive_on\" (gb10)", don);
+        else if (s->pub.strength != MATCH_STRONG && s->pub.strength != MATCH_WEAK)
+            match_ld_problem(ld, what, "\"decisive_on\" needs strength strong or weak");
+        else if (s->pub.role != MATCH_ROLE_ROOT)
+            match_ld_problem(ld, what, "\"decisive_on\" needs role root");
+        else
+            s->pub.decisive_on = MATCH_SCOPE_GB10;
+    }
     const char *cat = match_ld_str(ld, what, js, "catalogue", 0);
     if (cat) s->cat_name = az_xstrdup(cat);
     s->fixed_code = -1;
@@ -362,8 +497,6 @@ static struct match_sig_priv *load_sig(struct match_loader *ld, const struct mat
         match_ld_problem(ld, what, "field \"code\" must be a code number, with \"catalogue\"");
     else if (fixed)
         s->fixed_code = (long)json_integer_value(fixed);
-    s->pub.summary = match_ld_own(ld->p, match_ld_str(ld, what, js, "summary", 0));
-    s->pub.note = match_ld_own(ld->p, match_ld_str(ld, what, js, "note", 0));
     get_str_list(ld, what, js, "sources", 1, 1);
 
     json_t *facts = json_object_get(js, "facts");
@@ -440,8 +573,237 @@ static void entry_add_sig(struct match_entry_priv *e, const struct match_sig *s)
     e->pub.sigs = e->sigs;
 }
 
-static const char *const entry_fields[] = {"id",    "family", "title",      "symptom", "cause",
-                                           "check", "fix",    "signatures", NULL};
+static const char *const entry_fields[] = {
+    "id",    "family",    "title", "symptom",  "cause", "check",   "fix", "signatures",
+    "scope", "ruled_out", "tags",  "explains", "rules", "outcome", NULL};
+
+/* "params": {"name": {"value": 80, "why": "..."}} of a rule. */
+static void load_values(struct match_loader *ld, const char *what, json_t *params,
+                        struct match_rule *r)
+{
+    if (!params) return;
+    if (!json_is_object(params)) {
+        match_ld_problem(ld, what,
+                         "field \"params\" must be an object {\"name\": {\"value\", \"why\"}}");
+        return;
+    }
+    struct match_value *vals = own_block(ld->p, json_object_size(params), sizeof(*vals));
+    size_t n = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(params, key, v)
+    {
+        char vwhat[300];
+        snprintf(vwhat, sizeof(vwhat), "%s: param \"%s\"", what, key);
+        struct match_value *mv = &vals[n++];
+        mv->name = match_ld_own(ld->p, key);
+        mv->num = NAN;
+        if (!json_is_object(v)) {
+            match_ld_problem(ld, vwhat, "must be {\"value\": ..., \"why\": \"...\"}");
+            continue;
+        }
+        static const char *const vfields[] = {"value", "why", NULL};
+        match_ld_fields(ld, vwhat, v, vfields);
+        const char *why = match_ld_str(ld, vwhat, v, "why", 1);
+        if (why && !*why) match_ld_problem(ld, vwhat, "\"why\" must say why");
+        mv->why = match_ld_own(ld->p, why);
+        json_t *x = json_object_get(v, "value");
+        if (json_is_number(x)) {
+            mv->num = json_number_value(x);
+        } else if (json_is_string(x)) {
+            mv->str = match_ld_own(ld->p, json_string_value(x));
+        } else if (json_is_array(x) && get_str_list(ld, vwhat, v, "value", 1, 1)) {
+            const char **l = own_block(ld->p, json_array_size(x), sizeof(*l));
+            size_t i;
+            json_t *e;
+            json_array_foreach(x, i, e) l[i] = match_ld_own(ld->p, json_string_value(e));
+            mv->list = l;
+            mv->nlist = json_array_size(x);
+        } else if (!json_is_array(x)) {
+            match_ld_problem(ld, vwhat,
+                             "\"value\" must be a number, a string or a list of strings");
+        }
+    }
+    r->values = vals;
+    r->nvalues = n;
+}
+
+/* "outcomes": {"name": {"weight" | "factor" | "cap", "decisive", "note", "says", "text", "mark",
+ * "why"}}. */
+static void load_outcomes(struct match_loader *ld, const char *what, json_t *outs,
+                          struct match_rule *r)
+{
+    if (!outs || !json_is_object(outs)) {
+        match_ld_problem(ld, what, "missing required field \"outcomes\" (an object)");
+        return;
+    }
+    struct match_outcome *o = own_block(ld->p, json_object_size(outs), sizeof(*o));
+    size_t n = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(outs, key, v)
+    {
+        char owhat[300];
+        snprintf(owhat, sizeof(owhat), "%s: outcome \"%s\"", what, key);
+        struct match_outcome *mo = &o[n++];
+        mo->name = match_ld_own(ld->p, key);
+        mo->factor = 1;
+        if (!json_is_object(v)) {
+            match_ld_problem(ld, owhat, "must be an object");
+            continue;
+        }
+        static const char *const ofields[] = {"weight", "factor", "cap", "note",     "says",
+                                              "text",   "mark",   "why", "decisive", NULL};
+        match_ld_fields(ld, owhat, v, ofields);
+        double w = get_num(ld, owhat, v, "weight", 0, 0, 1);
+        double f = get_num(ld, owhat, v, "factor", 0, 0, 1);
+        double c = get_num(ld, owhat, v, "cap", 0, 0, 1);
+        int nset = !isnan(w) + !isnan(f) + !isnan(c);
+        if (nset > 1) match_ld_problem(ld, owhat, "give one of \"weight\", \"factor\" or \"cap\"");
+        mo->weight = isnan(w) ? 0 : w;
+        mo->factor = isnan(f) ? 1 : f;
+        mo->cap = isnan(c) ? 0 : c;
+        mo->note = json_object_get(v, "note")
+                       ? match_ld_own(ld->p, match_ld_str(ld, owhat, v, "note", 0))
+                       : NULL;
+        mo->says = json_object_get(v, "says")
+                       ? match_ld_own(ld->p, match_ld_str(ld, owhat, v, "says", 0))
+                       : NULL;
+        mo->text = json_object_get(v, "text")
+                       ? match_ld_own(ld->p, match_ld_str(ld, owhat, v, "text", 0))
+                       : NULL;
+        mo->mark = json_object_get(v, "mark")
+                       ? match_ld_own(ld->p, match_ld_str(ld, owhat, v, "mark", 0))
+                       : NULL;
+        /* a weight that names the cause by itself: the entry's caps do not hold it back */
+        json_t *dec = json_object_get(v, "decisive");
+        if (dec && !json_is_boolean(dec))
+            match_ld_problem(ld, owhat, "field \"decisive\" must be true or false");
+        else if (dec && json_is_true(dec) && isnan(w))
+            match_ld_problem(ld, owhat, "\"decisive\" needs a \"weight\"");
+        else
+            mo->decisive = dec && json_is_true(dec);
+        const char *why = match_ld_str(ld, owhat, v, "why", nset > 0);
+        mo->why = why ? match_ld_own(ld->p, why) : NULL;
+        /* a factor or cap must say why the entry is less likely; a weight may add only a note */
+        if ((!isnan(f) || !isnan(c)) && !mo->says)
+            match_ld_problem(ld, owhat, "missing required field \"says\"");
+    }
+    r->outcomes = o;
+    r->noutcomes = n;
+}
+
+/* The gotcha data model of an entry: scope, ruled_out, tags, explains, rules. An extra pack
+ * may add tags, explains and rules to an entry; scope and ruled_out are the base pack's. */
+static void load_model(struct match_loader *ld, const char *what, json_t *je,
+                       struct match_entry_priv *e, int fresh)
+{
+    int gotcha = e->pub.family == MATCH_FAMILY_GOTCHA;
+    static const char *const gotcha_only[] = {"scope", "ruled_out", "explains", "rules"};
+    for (size_t i = 0; i < AZ_ARRAY_LEN(gotcha_only); i++)
+        if (!gotcha && json_object_get(je, gotcha_only[i]))
+            match_ld_problem(ld, what, "field \"%s\" is for gotcha entries", gotcha_only[i]);
+    if (fresh) {
+        e->pub.scope.platform = MATCH_SCOPE_ANY;
+        e->pub.scope.factor = 1;
+        e->pub.ruled_out = match_ld_own(ld->p, match_ld_str(ld, what, je, "ruled_out", 0));
+    } else if (json_object_get(je, "scope") || json_object_get(je, "ruled_out")) {
+        match_ld_problem(ld, what,
+                         "\"scope\" and \"ruled_out\" belong to the entry's first definition");
+    }
+    json_t *scope = json_object_get(je, "scope");
+    if (scope && json_is_string(scope) && !strcmp(json_string_value(scope), "any")) {
+        /* the default */
+    } else if (scope) {
+        char swhat[200];
+        snprintf(swhat, sizeof(swhat), "%s: scope", what);
+        static const char *const sfields[] = {"platform", "factor", "says", "why", NULL};
+        if (!json_is_object(scope)) {
+            match_ld_problem(ld, swhat,
+                             "must be \"any\" or {\"platform\": \"gb10\", \"factor\", \"says\", "
+                             "\"why\"}");
+        } else {
+            match_ld_fields(ld, swhat, scope, sfields);
+            const char *pl = match_ld_str(ld, swhat, scope, "platform", 1);
+            if (pl && strcmp(pl, "gb10") && strcmp(pl, "any"))
+                match_ld_problem(ld, swhat, "unknown platform \"%s\" (gb10 or any)", pl);
+            e->pub.scope.platform = pl && !strcmp(pl, "gb10") ? MATCH_SCOPE_GB10 : MATCH_SCOPE_ANY;
+            double f = get_num(ld, swhat, scope, "factor", 1, 0, 1);
+            e->pub.scope.factor = isnan(f) ? 1 : f;
+            e->pub.scope.says = match_ld_own(ld->p, match_ld_str(ld, swhat, scope, "says", 1));
+            e->pub.scope.why = match_ld_own(ld->p, match_ld_str(ld, swhat, scope, "why", 1));
+        }
+    }
+    /* tags: appended to the entry's */
+    size_t nt;
+    const char **t = load_tags(ld, what, je, &nt);
+    if (nt) {
+        const char **all = own_block(ld->p, e->pub.ntags + nt, sizeof(*all));
+        for (size_t i = 0; i < e->pub.ntags; i++) all[i] = e->pub.tags[i];
+        for (size_t i = 0; i < nt; i++) all[e->pub.ntags + i] = t[i];
+        e->pub.tags = all;
+        e->pub.ntags += nt;
+    }
+    json_t *ex = json_object_get(je, "explains");
+    if (ex && !json_is_array(ex)) match_ld_problem(ld, what, "field \"explains\" must be a list");
+    if (ex && json_is_array(ex) && json_array_size(ex)) {
+        size_t n0 = e->pub.nexplains, n = n0 + json_array_size(ex);
+        struct match_explains *all = own_block(ld->p, n, sizeof(*all));
+        for (size_t i = 0; i < n0; i++) all[i] = e->pub.explains[i];
+        size_t i;
+        json_t *x;
+        json_array_foreach(ex, i, x)
+        {
+            char xwhat[200];
+            snprintf(xwhat, sizeof(xwhat), "%s: explains %zu", what, i);
+            static const char *const xfields[] = {"id", "min_cause", "why", NULL};
+            if (!json_is_object(x)) {
+                match_ld_problem(ld, xwhat, "must be {\"id\", \"min_cause\", \"why\"}");
+                continue;
+            }
+            match_ld_fields(ld, xwhat, x, xfields);
+            all[n0 + i].id = match_ld_own(ld->p, match_ld_str(ld, xwhat, x, "id", 1));
+            double m = get_num(ld, xwhat, x, "min_cause", 1, 0, 1);
+            all[n0 + i].min_cause = isnan(m) ? 1 : m;
+            all[n0 + i].why = match_ld_own(ld->p, match_ld_str(ld, xwhat, x, "why", 1));
+        }
+        e->pub.explains = all;
+        e->pub.nexplains = n;
+    }
+    json_t *rules = json_object_get(je, "rules");
+    if (rules && !json_is_array(rules))
+        match_ld_problem(ld, what, "field \"rules\" must be a list");
+    if (rules && json_is_array(rules) && json_array_size(rules)) {
+        size_t n0 = e->pub.nrules, n = n0 + json_array_size(rules);
+        const struct match_rule **all = own_block(ld->p, n, sizeof(*all));
+        for (size_t i = 0; i < n0; i++) all[i] = e->pub.rules[i];
+        size_t i;
+        json_t *x;
+        json_array_foreach(rules, i, x)
+        {
+            char rwhat[200];
+            snprintf(rwhat, sizeof(rwhat), "%s: rule %zu", what, n0 + i + 1);
+            struct match_rule *r = own_block(ld->p, 1, sizeof(*r));
+            r->entry = &e->pub;
+            r->index = n0 + i;
+            all[n0 + i] = r;
+            r->use = "";
+            if (!json_is_object(x)) {
+                match_ld_problem(ld, rwhat, "must be {\"use\", \"params\", \"outcomes\"}");
+                continue;
+            }
+            static const char *const rfields[] = {"use", "params", "outcomes", NULL};
+            match_ld_fields(ld, rwhat, x, rfields);
+            const char *use = match_ld_str(ld, rwhat, x, "use", 1);
+            r->use = match_ld_own(ld->p, use);
+            if (use) snprintf(rwhat, sizeof(rwhat), "%s: rule %zu (%s)", what, n0 + i + 1, use);
+            load_values(ld, rwhat, json_object_get(x, "params"), r);
+            load_outcomes(ld, rwhat, json_object_get(x, "outcomes"), r);
+        }
+        e->pub.rules = all;
+        e->pub.nrules = n;
+    }
+}
 
 static void load_entry(struct match_loader *ld, json_t *je, size_t idx)
 {
@@ -479,6 +841,7 @@ static void load_entry(struct match_loader *ld, json_t *je, size_t idx)
         if (fam >= 0 && (enum match_family)fam != e->pub.family)
             match_ld_problem(ld, what, "family \"%s\" differs from the existing entry's \"%s\"",
                              family, match_family_name(e->pub.family));
+        load_model(ld, what, je, e, 0);
     } else {
         if (fam >= 0) {
             const char *shape = entry_id_problem((enum match_family)fam, id);
@@ -500,9 +863,20 @@ static void load_entry(struct match_loader *ld, json_t *je, size_t idx)
         e->pub.fix = match_ld_own(ld->p, fix);
         e->pub.source = match_ld_own(ld->p, ld->file);
         e->pub.sigs = NULL;
+        const char *outcome = match_ld_str(ld, what, je, "outcome", 0);
+        if (outcome) {
+            /* the one outcome a line can show: the run's failures are its error records */
+            if (strcmp(outcome, "completed") != 0)
+                match_ld_problem(ld, what, "unknown outcome \"%s\" (only \"completed\")", outcome);
+            else if (fam != MATCH_FAMILY_CONTEXT)
+                match_ld_problem(
+                    ld, what, "\"outcome\" is for context entries (an end marker is no finding)");
+            e->pub.ends_run = 1;
+        }
         az_grow((void **)&ld->p->entries, &ld->p->cap_entries, ld->p->nentries + 1,
                 sizeof(*ld->p->entries));
         ld->p->entries[ld->p->nentries++] = e;
+        load_model(ld, what, je, e, 1);
     }
     if (!sigs) return;
     size_t i;
@@ -619,9 +993,14 @@ static void load_dir(struct match_loader *ld, const char *dir)
 
 /* ---- ordering ---- */
 
-static int entry_rank(const struct match_entry *e, int *num)
+static int entry_rank(const struct match_entry *e, long *num)
 {
-    *num = e->family == MATCH_FAMILY_GOTCHA ? gotcha_number(e->id) : 0;
+    /* numbered gotchas first (by number), then site gotchas (num LONG_MAX, by id) */
+    *num = 0;
+    if (e->family == MATCH_FAMILY_GOTCHA) {
+        *num = gotcha_number(e->id);
+        if (!*num) *num = LONG_MAX;
+    }
     return (int)e->family;
 }
 
@@ -629,7 +1008,7 @@ static int entry_cmp(const void *a, const void *b)
 {
     const struct match_entry *x = &(*(struct match_entry_priv *const *)a)->pub;
     const struct match_entry *y = &(*(struct match_entry_priv *const *)b)->pub;
-    int nx, ny;
+    long nx, ny;
     int rx = entry_rank(x, &nx), ry = entry_rank(y, &ny);
     if (rx != ry) return rx < ry ? -1 : 1;
     if (nx != ny) return nx < ny ? -1 : 1;
@@ -643,6 +1022,7 @@ static void order_pack(struct match_pack *p)
     size_t k = 0;
     for (size_t i = 0; i < p->nentries; i++) {
         struct match_entry_priv *e = p->entries[i];
+        e->pub.order = i;
         for (size_t j = 0; j < e->pub.nsigs; j++) {
             struct match_sig_priv *s = (struct match_sig_priv *)(void *)(uintptr_t)e->sigs[j];
             s->pub.index = k;
@@ -650,6 +1030,38 @@ static void order_pack(struct match_pack *p)
         }
     }
     assert(k == p->nsigs);
+}
+
+/* After every file: each signature gets its entry's tags after its own, and every "explains"
+ * names an existing gotcha (reported with the entry's file). */
+static void link_model(struct match_loader *ld)
+{
+    struct match_pack *p = ld->p;
+    for (size_t i = 0; i < p->nsigs; i++) {
+        struct match_sig_priv *s = p->sigs[i];
+        const struct match_entry *e = s->pub.entry;
+        size_t n = s->nown_tags + e->ntags;
+        const char **all = own_block(p, n, sizeof(*all));
+        for (size_t k = 0; k < s->nown_tags; k++) all[k] = s->own_tags[k];
+        for (size_t k = 0; k < e->ntags; k++) all[s->nown_tags + k] = e->tags[k];
+        s->pub.tags = all;
+        s->pub.ntags = n;
+    }
+    for (size_t i = 0; i < p->nentries; i++) {
+        struct match_entry *e = &p->entries[i]->pub;
+        ld->file = e->source;
+        for (size_t k = 0; k < e->nexplains; k++) {
+            struct match_explains *x = (struct match_explains *)(uintptr_t)&e->explains[k];
+            const struct match_entry_priv *t = x->id ? find_entry(p, x->id) : NULL;
+            if (!t || t->pub.family != MATCH_FAMILY_GOTCHA)
+                match_ld_problem(ld, e->id, "explains \"%s\": no such gotcha entry",
+                                 x->id ? x->id : "");
+            else if (&t->pub == e)
+                match_ld_problem(ld, e->id, "explains itself");
+            else
+                x->entry = &t->pub;
+        }
+    }
 }
 
 enum az_status match_pack_load(struct match_pack **out, const char *const *dirs, size_t ndirs,
@@ -668,6 +1080,7 @@ enum az_status match_pack_load(struct match_pack **out, const char *const *dirs,
         load_dir(&ld, dirs[i]);
     }
     if (!ld.nerr) match_catalogues_build(&ld);
+    if (!ld.nerr) link_model(&ld);
     if (ld.nerr) {
         match_pack_free(p);
         return AZ_FAIL;
@@ -691,6 +1104,8 @@ void match_pack_free(struct match_pack *p)
         free(p->entries[i]);
     }
     free_str_list(p->strings, p->nstrings);
+    for (size_t i = 0; i < p->nblocks; i++) free(p->blocks[i]);
+    free(p->blocks);
     free(p->sigs);
     free(p->entries);
     match_catalogues_free(p);
@@ -732,4 +1147,32 @@ const struct match_sig *match_pack_find_sig(const struct match_pack *p, const ch
 {
     const struct match_sig_priv *s = find_sig(p, id);
     return s ? &s->pub : NULL;
+}
+
+int match_sig_has_tag(const struct match_sig *s, const char *tag)
+{
+    for (size_t i = 0; i < s->ntags; i++)
+        if (!strcmp(s->tags[i], tag)) return 1;
+    return 0;
+}
+
+int match_pack_has_tag(const struct match_pack *p, const char *tag)
+{
+    for (size_t i = 0; i < p->nsigs; i++)
+        if (match_sig_has_tag(&p->sigs[i]->pub, tag)) return 1;
+    return 0;
+}
+
+const struct match_value *match_rule_value(const struct match_rule *r, const char *name)
+{
+    for (size_t i = 0; i < r->nvalues; i++)
+        if (!strcmp(r->values[i].name, name)) return &r->values[i];
+    return NULL;
+}
+
+const struct match_outcome *match_rule_outcome(const struct match_rule *r, const char *name)
+{
+    for (size_t i = 0; i < r->noutcomes; i++)
+        if (!strcmp(r->outcomes[i].name, name)) return &r->outcomes[i];
+    return NULL;
 }

@@ -34,7 +34,9 @@ struct match_sig_priv {
     char *cat_name;                         /* as written, until resolved at the end of loading */
     const struct match_catalogue_priv *cat; /* resolved; NULL for an ordinary signature */
     int code_fact, sev_fact;                /* indices of facts "code" / "severity", -1 none */
-    long fixed_code; /* "code": N, a shape whose lines are always that code; -1 otherwise */
+    long fixed_code;       /* "code": N, a shape whose lines are always that code; -1 otherwise */
+    const char **own_tags; /* its own "tags" (in the pack's blocks) */
+    size_t nown_tags;
 };
 
 /* A catalogue (docs/patterns.md, "Catalogues"): its rows and, per row, the signatures a hit of
@@ -110,8 +112,10 @@ struct match_pack {
     size_t ncats, cap_cats;
     char **strings; /* every owned string of the public structs */
     size_t nstrings, cap_strings;
-    size_t max_facts;          /* largest nfacts of any signature */
-    uint32_t max_groups;       /* largest capture count of any regex */
+    size_t max_facts;    /* largest nfacts of any signature */
+    uint32_t max_groups; /* largest capture count of any regex */
+    void **blocks;       /* owned arrays of the entries' data model (tags, rules, ...) */
+    size_t nblocks, cap_blocks;
     pcre2_match_context *mctx; /* the limits; copied by each scanner */
     struct match_searcher search;
 };

@@ -225,12 +225,13 @@ static void collect_candidates(struct match_scanner *s, enum tok_kind kind, cons
                                size_t len)
 {
     const struct match_pack *pk = s->p;
-    if (AZ_UNLIKELY(++s->gen == 0)) { /* wrapped: old stamps could collide */
+    s->ncand = 0;
+    if (len < MATCH_MIN_LITERAL) return; /* no literal fits: blank lines cost nothing */
+    if (AZ_UNLIKELY(++s->gen == 0)) {    /* wrapped: old stamps could collide */
         memset(s->stamp, 0, pk->nsigs * sizeof(*s->stamp));
         memset(s->lit_stamp, 0, pk->search.nlits * sizeof(*s->lit_stamp));
         s->gen = 1;
     }
-    s->ncand = 0;
     s->kind_mask = 1u << kind;
     match_searcher_run_once(&pk->search, (const uint8_t *)p, len, s->lit_stamp, s->gen,
                             mark_literal, s);
@@ -369,10 +370,12 @@ size_t match_scanner_replay(struct match_scanner *s, const struct match_batch *b
         const struct batch_cand *c = &b->cands[j];
         if (sampled_out(smp, c->sig)) continue;
         int rc = c->rc;
-        const PCRE2_SIZE *ov = b->ov + c->ov;
+        const PCRE2_SIZE *ov = NULL; /* b->ov is NULL until a prepared regex matched */
         if (rc == RC_DEFERRED) {
             rc = run_regex(s->p->sigs[c->sig], p, len, s->md, s->mctx);
             ov = pcre2_get_ovector_pointer(s->md);
+        } else if (rc > 0) {
+            ov = b->ov + c->ov;
         }
         nhit += (size_t)deliver(s, c->sig, rc, ov, p, fn, ctx);
     }
@@ -394,6 +397,15 @@ size_t match_scanner_limit_hits(const struct match_scanner *s, struct az_buf *er
 
 /* ---- examples ---- */
 
+/* What the scan hands the regexes of example line ex (tok_prefix_strip()): its body. */
+static const char *example_body(const char *ex, size_t *len)
+{
+    struct tok_prefix pf;
+    tok_prefix_strip(ex, strlen(ex), TOK_PREFIX_MESSAGE, &pf);
+    *len = pf.body_len;
+    return ex + pf.body;
+}
+
 size_t match_pack_check(const struct match_pack *p, struct az_buf *report)
 {
     size_t fails = 0;
@@ -402,8 +414,9 @@ size_t match_pack_check(const struct match_pack *p, struct az_buf *report)
         const struct match_sig_priv *s = p->sigs[i];
         const char *id = s->pub.id;
         for (size_t e = 0; e < s->nex_match; e++) {
-            const char *line = s->ex_match[e];
-            size_t len = strlen(line);
+            /* an example is checked as the scan sees its line: past the line's prefixes */
+            size_t len;
+            const char *line = example_body(s->ex_match[e], &len);
             int has_lit = 0;
             for (size_t l = 0; l < s->nliterals && !has_lit; l++)
                 has_lit = match_contains_lower(line, len, s->literals[l], strlen(s->literals[l]));
@@ -439,8 +452,9 @@ size_t match_pack_check(const struct match_pack *p, struct az_buf *report)
             }
         }
         for (size_t e = 0; e < s->nex_nomatch; e++) {
-            const char *line = s->ex_nomatch[e];
-            int rc = run_regex(s, line, strlen(line), sc->md, sc->mctx);
+            size_t len;
+            const char *line = example_body(s->ex_nomatch[e], &len);
+            int rc = run_regex(s, line, len, sc->md, sc->mctx);
             if (rc != PCRE2_ERROR_NOMATCH) {
                 fails++;
                 az_buf_printf(report, "%s: no_match example %zu %s: %s\n", id, e,

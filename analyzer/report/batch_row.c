@@ -55,6 +55,7 @@ void report_batch_row_from_result(struct report_batch_row *row, const char *run,
     row->inputs = r->ninputs;
     row->skipped = r->nskipped;
     row->duration_ms = duration_ms;
+    row->timed = 1;
     if (r->named_path_failed) {
         free(row->error);
         row->error = dup_or_empty(r->nwarnings ? r->warnings[0] : "cannot be opened");
@@ -97,7 +98,8 @@ char *report_batch_row_json(const struct report_batch_row *row)
     json_object_set_new(o, "findings", ids);
     json_object_set_new(o, "inputs", json_integer((json_int_t)row->inputs));
     json_object_set_new(o, "skipped", json_integer((json_int_t)row->skipped));
-    json_object_set_new(o, "duration_ms", json_integer((json_int_t)row->duration_ms));
+    if (row->timed)
+        json_object_set_new(o, "duration_ms", json_integer((json_int_t)row->duration_ms));
     json_object_set_new(o, "error", *row->error ? json_string(row->error) : json_null());
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(4));
     json_decref(o);
@@ -155,7 +157,9 @@ enum az_status report_batch_row_parse(struct report_batch_row *row, const char *
     }
     row->inputs = (uint64_t)json_integer_value(json_object_get(o, "inputs"));
     row->skipped = (uint64_t)json_integer_value(json_object_get(o, "skipped"));
-    row->duration_ms = (uint64_t)json_integer_value(json_object_get(o, "duration_ms"));
+    json_t *ms = json_object_get(o, "duration_ms");
+    row->timed = json_is_integer(ms);
+    row->duration_ms = row->timed ? (uint64_t)json_integer_value(ms) : 0;
     if (json_is_string(err)) {
         free(row->error);
         row->error = dup_or_empty(json_string_value(err));
@@ -168,10 +172,12 @@ bad:
     return AZ_FAIL;
 }
 
-const char *report_batch_csv_header(void)
+const char *report_batch_csv_header(int timing)
 {
-    return "run,verdict,confidence,first_error,first_error_at,fingerprint,findings,inputs,skipped,"
-           "duration_ms,error";
+    return timing ? "run,verdict,confidence,first_error,first_error_at,fingerprint,findings,inputs,"
+                    "skipped,duration_ms,error"
+                  : "run,verdict,confidence,first_error,first_error_at,fingerprint,findings,inputs,"
+                    "skipped,error";
 }
 
 static void csv_field(struct az_buf *out, const char *s)
@@ -206,8 +212,9 @@ void report_batch_row_csv(struct az_buf *out, const struct report_batch_row *row
     csv_field(out, row->fingerprint);
     az_buf_putc(out, ',');
     csv_field(out, ids.data ? ids.data : "");
-    az_buf_printf(out, ",%llu,%llu,%llu,", (unsigned long long)row->inputs,
-                  (unsigned long long)row->skipped, (unsigned long long)row->duration_ms);
+    az_buf_printf(out, ",%llu,%llu,", (unsigned long long)row->inputs,
+                  (unsigned long long)row->skipped);
+    if (row->timed) az_buf_printf(out, "%llu,", (unsigned long long)row->duration_ms);
     csv_field(out, row->error);
     az_buf_free(&ids);
 }
@@ -297,17 +304,10 @@ void report_fingerprint(const char *id, const char *text, size_t len, struct az_
         az_buf_putc(masked, (char)c);
         i++;
     }
-    uint64_t h = UINT64_C(14695981039346656037);
-    for (const char *p = id ? id : ""; *p; p++) {
-        h ^= (unsigned char)*p;
-        h *= UINT64_C(1099511628211);
-    }
-    h ^= 0xff; /* separates the id from the text */
-    h *= UINT64_C(1099511628211);
-    for (size_t k = 0; k < masked->len; k++) {
-        h ^= (unsigned char)masked->data[k];
-        h *= UINT64_C(1099511628211);
-    }
+    const unsigned char sep = 0xff; /* separates the id from the text */
+    uint64_t h = az_fnv1a(AZ_FNV1A_SEED, id ? id : "", id ? strlen(id) : 0);
+    h = az_fnv1a(h, &sep, 1);
+    h = az_fnv1a(h, masked->data ? masked->data : "", masked->len);
     static const char digits[] = "0123456789abcdef";
     for (int k = 15; k >= 0; k--) {
         hex[k] = digits[h & 15];

@@ -67,10 +67,16 @@ static const char CSS[] =
     "padding-bottom:4px}.meta{color:#69707d;font-size:13px;margin:0}"
     ".id{display:inline-block;background:#b3261e;color:#fff;border-radius:4px;padding:0 "
     "8px;margin-right:6px}"
-    ".id.none{background:#3b6e3b}.conf{color:#69707d;font-weight:normal;font-size:15px;margin-left:"
+    ".id.none{background:#69707d}.id.none.completed{background:#3b6e3b}.id.none.failed{"
+    "background:#b3261e}.conf{color:#69707d;font-weight:normal;font-size:15px;margin-left:"
     "10px}"
     ".verdict{background:#fbf3f2;border-left:4px solid #b3261e;padding:8px 14px;border-radius:4px}"
-    ".verdict.none{background:#f2f8f2;border-left-color:#3b6e3b}"
+    ".verdict.none{background:#f5f6f8;border-left-color:#69707d}.verdict.none.completed{"
+    "background:#f2f8f2;border-left-color:#3b6e3b}.verdict.none.failed{background:#fbf3f2;"
+    "border-left-color:#b3261e}"
+    ".outcome{display:inline-block;border-radius:4px;padding:1px 8px;margin:6px 0 2px;"
+    "font-weight:600;color:#fff;background:#69707d}.outcome.failed{background:#b3261e}"
+    ".outcome.completed{background:#3b6e3b}.outcome.cut-off{background:#a86f00}"
     "table{border-collapse:collapse;width:100%;font-size:13px}td,th{text-align:left;padding:3px "
     "8px;"
     "border-bottom:1px solid #eef0f3;vertical-align:top}th{color:#69707d;font-weight:600}"
@@ -120,6 +126,36 @@ static void axis_time(const struct corr_result *r, double sec, char *out, size_t
     } else {
         snprintf(out, outsz, "+%.0fs", sec);
     }
+}
+
+/* As axis_time(), with milliseconds: the first tick of a sub-second axis ("13:04:32.120"). */
+static void axis_time_ms(const struct corr_result *r, double sec, char *out, size_t outsz)
+{
+    if (r->start.kind == AZ_TIME_ABS || r->start.kind == AZ_TIME_NOYEAR) {
+        int64_t usec = r->start.usec + (int64_t)llround(sec * 1e6);
+        struct az_time t = {usec, r->start.kind};
+        rpt_time_short(r, t, 0, out, outsz);
+        size_t n = strlen(out);
+        long long ms = (long long)((usec % 1000000 + 1000000) % 1000000 / 1000);
+        snprintf(out + n, outsz - n, ".%03lld", ms);
+    } else {
+        snprintf(out, outsz, "+%.3fs", sec);
+    }
+}
+
+/* Ticks less than a second apart would all read the same clock second ("13:04:32" six times
+ * on a 2-second chart): such an axis labels its first tick with the clock time to the
+ * millisecond and the others with their offset from it, off seconds after it, in seconds
+ * ("+0.4 s") when the whole span is a second or more, else in milliseconds ("+120 ms"), with
+ * the decimals that keep neighbouring ticks (step apart) from reading the same. */
+#define AXIS_CLOCK_MIN_STEP 1.0 /* seconds between ticks for clock labels to differ */
+static void axis_offset(double off, double step, double span, char *out, size_t outsz)
+{
+    int in_s = span >= 1.0;
+    double scale = in_s ? 1.0 : 1000.0, st = step * scale;
+    int decimals = 0;
+    while (decimals < 6 && st * pow(10, decimals) < 2) decimals++;
+    snprintf(out, outsz, "+%.*f %s", decimals, off * scale, in_s ? "s" : "ms");
 }
 
 /* Axis labels: the first starts at its tick, the last ends there, so neither is cut off. */
@@ -180,18 +216,30 @@ static void timeline_svg(struct html *x)
     const double top = 24, plot_x = LANE_LABEL_W, plot_w = SVG_W - LANE_LABEL_W - 20;
     double height = top + (double)nlanes * LANE_H + 8;
     double span = (double)(t1 - t0) / 1e6;
+    /* events all at one time: a one-second axis around it, so the ticks still read apart */
+    double lspan = span > 0 ? span : 1.0, l0 = span > 0 ? 0 : -0.5;
     az_buf_printf(x->out,
                   "<svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
                   "height=\"%.0f\" role=\"img\" aria-label=\"timeline of the run's events\">\n",
                   SVG_W, height, SVG_W, height);
     for (int k = 0; k <= 5; k++) {
-        double gx = plot_x + plot_w * k / 5.0;
+        double gx = plot_x + plot_w * k / 5.0, step = lspan / 5.0, at = l0 + lspan * k / 5.0;
+        int clock = r->start.kind == AZ_TIME_ABS || r->start.kind == AZ_TIME_NOYEAR;
         char tb[48];
-        axis_time(r, (double)(t0 - r->start.usec) / 1e6 + span * k / 5.0, tb, sizeof tb);
-        if (r->start.kind != AZ_TIME_ABS && r->start.kind != AZ_TIME_NOYEAR) {
-            struct az_time t = {t0 + (int64_t)llround(span * 1e6 * k / 5.0),
-                                r->timeline[0].time.kind};
-            rpt_time_short(r, t, 0, tb, sizeof tb);
+        if (step < AXIS_CLOCK_MIN_STEP && k > 0) {
+            axis_offset(at - l0, step, lspan, tb, sizeof tb);
+        } else if (clock) {
+            double sec = (double)(t0 - r->start.usec) / 1e6 + at;
+            if (step < AXIS_CLOCK_MIN_STEP)
+                axis_time_ms(r, sec, tb, sizeof tb);
+            else
+                axis_time(r, sec, tb, sizeof tb);
+        } else {
+            struct az_time t = {t0 + (int64_t)llround(at * 1e6), r->timeline[0].time.kind};
+            if (step < AXIS_CLOCK_MIN_STEP && t.kind == AZ_TIME_BOOT)
+                snprintf(tb, sizeof tb, "+%.3fs", (double)t.usec / 1e6);
+            else
+                rpt_time_short(r, t, 0, tb, sizeof tb);
         }
         az_buf_printf(x->out,
                       "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
@@ -352,9 +400,14 @@ static void chart(struct html *x, const struct corr_series *s, double tmin, doub
                       ml, y, ml + pw, y, ml - 6, y + 4, v);
     }
     for (int k = 0; k <= 5; k++) {
-        double t = tmin + tspan * k / 5.0, gx = XOF(t);
+        double t = tmin + tspan * k / 5.0, gx = XOF(t), tstep = tspan / 5.0;
         char tb[48];
-        axis_time(r, t, tb, sizeof tb);
+        if (tstep >= AXIS_CLOCK_MIN_STEP)
+            axis_time(r, t, tb, sizeof tb);
+        else if (k == 0)
+            axis_time_ms(r, t, tb, sizeof tb);
+        else
+            axis_offset(t - tmin, tstep, tspan, tb, sizeof tb);
         az_buf_printf(x->out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n", gx,
                       CHART_H - 8, anchor_of(k, 5), tb);
     }
@@ -466,6 +519,19 @@ static void header(struct html *x)
         h(x, ctx, 1);
     }
     free(ctx);
+    /* the run's outcome, on its own: red when it failed, whatever the verdict (none included) */
+    const char *oc = corr_outcome_name(r->outcome);
+    const char *badge = r->outcome == CORR_OUTCOME_FAILED      ? "run failed"
+                        : r->outcome == CORR_OUTCOME_COMPLETED ? "run completed"
+                        : r->outcome == CORR_OUTCOME_CUT_OFF   ? "log cut off"
+                                                               : "outcome unknown";
+    az_buf_printf(x->out, "</p>\n<p><span class=\"outcome %s\">%s</span> ", oc, badge);
+    h(x, rpt_outcome_why(r), 0);
+    if (r->outcome_at) {
+        az_buf_puts(x->out, " <span class=\"mono\">");
+        h(x, r->outcome_at->path, 1);
+        az_buf_printf(x->out, ":%llu</span>", (unsigned long long)r->outcome_at->line);
+    }
     az_buf_puts(x->out, "</p>\n<h1>");
     if (r->verdict) {
         az_buf_puts(x->out, "<span class=\"id\">");
@@ -475,7 +541,9 @@ static void header(struct html *x)
         az_buf_printf(x->out, "<span class=\"conf\">confidence %.2f</span>",
                       rpt_round2(r->confidence));
     } else {
-        az_buf_puts(x->out, "<span class=\"id none\">none</span>" RPT_NONE_TITLE);
+        /* "none" of the ten is green only for a run that completed */
+        az_buf_printf(x->out, "<span class=\"id none %s\">none</span>", oc);
+        h(x, rpt_none_title(x->c), 0);
     }
     az_buf_puts(x->out, "</h1></header>\n");
 }
@@ -501,7 +569,7 @@ static void verdict(struct html *x)
         }
         return;
     }
-    az_buf_puts(x->out, "<section class=\"verdict none\">");
+    az_buf_printf(x->out, "<section class=\"verdict none %s\">", corr_outcome_name(r->outcome));
     if (!r->first_error) {
         az_buf_puts(x->out, "<p>No error record was found in the inputs.</p></section>\n");
         return;
@@ -667,7 +735,7 @@ void rpt_write_html(struct rpt *c)
         az_buf_putc(x.out, ' ');
         h(&x, rpt_entry_title(r->verdict), 0);
     } else {
-        az_buf_puts(x.out, RPT_NONE_TITLE);
+        h(&x, rpt_none_title(x.c), 0);
     }
     az_buf_printf(x.out, "</title>\n<style>%s</style>\n</head><body>\n", CSS);
     header(&x);

@@ -96,13 +96,24 @@ static json_t *evidence_obj(struct jctx *j, const struct corr_evidence *e)
     return o;
 }
 
+/* The record that decided the outcome: where it is and what it says. */
+static json_t *outcome_at_obj(struct jctx *j, const struct corr_evidence *e)
+{
+    json_t *o = json_object();
+    set(o, "path", jin(j, e->path));
+    set(o, "line", juint(e->line));
+    set(o, "time", jtime(e->time));
+    set(o, "text", jin(j, e->text));
+    return o;
+}
+
 static json_t *verdict_obj(struct jctx *j)
 {
     const struct corr_result *r = j->c->r;
     const struct corr_finding *f = rpt_verdict_finding(r);
     json_t *o = json_object();
     set(o, "id", jpk(j, rpt_verdict_id(r)));
-    set(o, "title", jpk(j, r->verdict ? rpt_entry_title(r->verdict) : RPT_NONE_TITLE));
+    set(o, "title", jpk(j, r->verdict ? rpt_entry_title(r->verdict) : rpt_none_title(j->c)));
     set(o, "confidence", jconf(r->confidence));
     set(o, "summary", f && f->summary && f->summary[0] ? jin(j, f->summary) : json_null());
     const char *fix = r->verdict ? rpt_entry_fix(r->verdict) : rpt_first_error_fix(r);
@@ -298,6 +309,8 @@ static json_t *context_obj(struct jctx *j)
     set(o, "cuda_driver", jin_opt(j, x->cuda_driver));
     set(o, "cuda_torch", jin_opt(j, x->cuda_torch));
     set(o, "container", jtristate(x->in_container));
+    set(o, "platform", json_string(x->platform ? x->platform : "unknown"));
+    set(o, "platform_from", json_string(x->platform_from ? x->platform_from : ""));
     return o;
 }
 
@@ -311,6 +324,8 @@ void rpt_write_json(struct rpt *c)
     set(tool, "name", json_string(RPT_TOOL_NAME));
     set(tool, "version", jpk(&j, rpt_tool_version(c)));
     set(root, "tool", tool);
+    set(root, "outcome", json_string(corr_outcome_name(r->outcome)));
+    set(root, "outcome_at", r->outcome_at ? outcome_at_obj(&j, r->outcome_at) : json_null());
     set(root, "verdict", verdict_obj(&j));
     set(root, "findings", findings_arr(&j));
     set(root, "first_error", first_error_obj(&j));

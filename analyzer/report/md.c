@@ -127,14 +127,21 @@ static void summary_table(struct md *m)
 {
     const struct corr_result *r = m->c->r;
     char num[40], span[160];
-    az_buf_puts(m->out, "| | |\n|---|---|\n| **Verdict** | ");
+    az_buf_printf(m->out, "| | |\n|---|---|\n| **Outcome** | **%s** \xe2\x80\x94 %s",
+                  corr_outcome_name(r->outcome), rpt_outcome_why(r));
+    if (r->outcome_at) {
+        az_buf_putc(m->out, ' ');
+        inline_text(m, r->outcome_at->path, 1);
+        az_buf_printf(m->out, ":%llu", (unsigned long long)r->outcome_at->line);
+    }
+    az_buf_puts(m->out, " |\n| **Verdict** | ");
     if (r->verdict) {
         inline_text(m, rpt_entry_id(r->verdict), 0);
         az_buf_puts(m->out, " \xe2\x80\x94 ");
         inline_text(m, rpt_entry_title(r->verdict), 0);
         az_buf_printf(m->out, " |\n| **Confidence** | %.2f |\n", rpt_round2(r->confidence));
     } else {
-        inline_text(m, RPT_NONE_TITLE, 0);
+        inline_text(m, rpt_none_title(m->c), 0);
         az_buf_puts(m->out, " |\n");
         if (r->first_error) {
             az_buf_puts(m->out, "| **First error** | ");
@@ -339,7 +346,7 @@ void rpt_write_md(struct rpt *c)
         az_buf_putc(m.out, ' ');
         inline_text(&m, rpt_entry_title(r->verdict), 0);
     } else {
-        inline_text(&m, RPT_NONE_TITLE, 0);
+        inline_text(&m, rpt_none_title(m.c), 0);
     }
     az_buf_puts(m.out, "\n\n");
     summary_table(&m);

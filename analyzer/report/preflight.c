@@ -1,11 +1,13 @@
 /*
- * report/preflight.c - the skill's preflight line format, one line per gotcha, G1..G10 in order:
- * "G<n> <STATUS>: <text>" (tooling greps ^G[0-9]+ ). What the run's files say, not a live check:
+ * report/preflight.c - the skill's preflight line format, one line per gotcha of the pack, in
+ * pack order (G1, G2, ..., then site ids): "<id> <STATUS>: <text>" (tooling greps ^G[0-9]+ ).
+ * What the run's files say, not a live check:
  *   the verdict, or a finding at RPT_HIGH_CONFIDENCE or above -> FAIL with its summary;
  *   any other candidate                                        -> WARN with its summary;
  *   ruled out with a reason                                    -> PASS with the reason;
  *   nothing                                                    -> SKIP: no evidence in the inputs.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
@@ -41,9 +43,26 @@ void rpt_write_preflight(struct rpt *c)
 {
     const struct corr_result *r = c->r;
     struct az_buf tmp = AZ_BUF_INIT;
-    for (int n = 1; n <= 10; n++) {
-        char id[16];
-        snprintf(id, sizeof id, "G%d", n);
+    /* every gotcha of the pack in pack order (those the result does not name are SKIP); without
+     * the pack, the result's findings and ruled-out entries */
+    size_t np = c->pack ? match_pack_entry_count(c->pack) : 0;
+    size_t n = r->nfindings + r->nruled_out + np;
+    const struct match_entry **gs = az_xcalloc(n ? n : 1, sizeof *gs);
+    size_t ng = 0;
+    for (size_t i = 0; i < np; i++)
+        if (match_pack_entry(c->pack, i)->family == MATCH_FAMILY_GOTCHA)
+            gs[ng++] = match_pack_entry(c->pack, i);
+    for (size_t i = 0; !np && i < r->nfindings; i++)
+        if (r->findings[i].entry->family == MATCH_FAMILY_GOTCHA) gs[ng++] = r->findings[i].entry;
+    for (size_t i = 0; !np && i < r->nruled_out; i++) gs[ng++] = r->ruled_out[i].entry;
+    for (size_t i = 1; i < ng; i++)
+        for (size_t j = i; j > 0 && gs[j - 1]->order > gs[j]->order; j--) {
+            const struct match_entry *t = gs[j];
+            gs[j] = gs[j - 1];
+            gs[j - 1] = t;
+        }
+    for (size_t g = 0; g < ng; g++) {
+        const char *id = rpt_entry_id(gs[g]);
         const struct corr_finding *f = finding_for(r, id);
         const struct corr_ruled_out *ro = ruled_out_for(r, id);
         if (f) {
@@ -70,5 +89,6 @@ void rpt_write_preflight(struct rpt *c)
             az_buf_putc(&c->out, '\n');
         }
     }
+    free((void *)gs);
     az_buf_free(&tmp);
 }

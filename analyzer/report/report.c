@@ -42,7 +42,7 @@ enum az_status report_write(FILE *out, enum report_format f, const struct corr_r
                             const struct match_pack *pack, const struct report_options *o)
 {
     static const struct report_options defaults = {0, 0, 0, NULL};
-    struct rpt c = {r, pack, o ? o : &defaults, AZ_BUF_INIT, AZ_BUF_INIT, 0};
+    struct rpt c = {r, pack, o ? o : &defaults, AZ_BUF_INIT, AZ_BUF_INIT, 0, ""};
     switch (f) {
     case REPORT_TEXT: rpt_write_text(&c); break;
     case REPORT_JSON: rpt_write_json(&c); break;
@@ -204,7 +204,12 @@ char *rpt_context_text(const struct corr_result *r)
     const struct corr_context *x = &r->context;
     struct az_buf b = AZ_BUF_INIT;
     const char *sep = "";
-    if (x->is_gb10 == 1) {
+    /* a platform the user set is said as such, whatever the inputs show */
+    int forced = x->platform_from && x->platform_from[0] && strcmp(x->platform_from, "inputs");
+    if (forced) {
+        az_buf_printf(&b, "%s (%s)", x->is_gb10 == 1 ? "GB10" : "not a GB10", x->platform_from);
+        sep = ", ";
+    } else if (x->is_gb10 == 1) {
         az_buf_puts(&b, "GB10");
         sep = ", ";
     } else if (x->gpu_name && x->gpu_name[0]) {
@@ -229,10 +234,6 @@ char *rpt_context_text(const struct corr_result *r)
 }
 
 /* ---- result helpers ---- */
-
-#ifndef GOTCHA_VERSION
-#define GOTCHA_VERSION "0"
-#endif
 
 const char *rpt_tool_version(const struct rpt *c)
 {
@@ -321,6 +322,17 @@ const struct corr_finding *rpt_verdict_finding(const struct corr_result *r)
     return NULL;
 }
 
+const char *rpt_outcome_why(const struct corr_result *r)
+{
+    switch (r->outcome) {
+    case CORR_OUTCOME_FAILED: return "first error at";
+    case CORR_OUTCOME_COMPLETED: return "ended at";
+    case CORR_OUTCOME_CUT_OFF: return "no error and no end marker; the log stops at";
+    case CORR_OUTCOME_UNKNOWN: break;
+    }
+    return r->records ? "no job log among the inputs" : "nothing was read";
+}
+
 int rpt_warning_is_skip(const struct corr_result *r, size_t i)
 {
     const char *w = r->warnings[i] ? r->warnings[i] : "";
@@ -374,4 +386,34 @@ size_t rpt_pick_events(const struct rpt *c, size_t *idx)
         if (take[i]) idx[n++] = i;
     free(take);
     return n;
+}
+
+const char *rpt_none_title(struct rpt *c)
+{
+    if (!c->pack) return RPT_NONE_TITLE;
+    const char *first = NULL, *last = NULL;
+    const char *site[3];
+    size_t nsite = 0, more = 0;
+    for (size_t i = 0; i < match_pack_entry_count(c->pack); i++) {
+        const struct match_entry *e = match_pack_entry(c->pack, i);
+        if (e->family != MATCH_FAMILY_GOTCHA) continue;
+        if (e->id[0] == 'G' && e->id[1] >= '1' && e->id[1] <= '9' && !strchr(e->id, '.')) {
+            if (!first) first = e->id;
+            last = e->id;
+        } else if (nsite < AZ_ARRAY_LEN(site)) {
+            site[nsite++] = e->id;
+        } else {
+            more++;
+        }
+    }
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "No known gotcha (none of ");
+    if (first) az_buf_printf(&b, first == last ? "%s" : "%s\xe2\x80\x93%s", first, last);
+    for (size_t i = 0; i < nsite; i++) az_buf_printf(&b, "%s%s", first || i ? ", " : "", site[i]);
+    if (more) az_buf_printf(&b, " and %zu more", more);
+    if (!first && !nsite) az_buf_puts(&b, "the pack's gotchas");
+    az_buf_putc(&b, ')');
+    snprintf(c->none_title, sizeof c->none_title, "%s", b.data);
+    az_buf_free(&b);
+    return c->none_title;
 }

@@ -78,21 +78,26 @@ struct report_batch_row {
     char **findings;      /* finding ids, in result order */
     uint64_t inputs;      /* members read */
     uint64_t skipped;     /* entries and members skipped */
-    uint64_t duration_ms; /* wall time of the analysis */
+    uint64_t duration_ms; /* wall time of the analysis (meaningful when timed) */
+    int timed;            /* 1: duration_ms is known and written (batch --timing; the cache
+                             always keeps it); 0: left out, so rows are a function of the runs */
     char *error;          /* why the run could not be read; "" when it was */
 };
 
-/* Fill row (all strings owned by row) from a result. */
+/* Fill row (all strings owned by row) from a result; the row is timed with duration_ms. */
 void report_batch_row_from_result(struct report_batch_row *row, const char *run,
                                   const struct corr_result *r, uint64_t duration_ms);
 /* A row for a run that could not be read at all. */
 void report_batch_row_error(struct report_batch_row *row, const char *run, const char *error);
-/* One JSON object on one line, no newline. Caller frees with free(). */
+/* One JSON object on one line, no newline; "duration_ms" only when row->timed. Caller frees
+ * with free(). */
 char *report_batch_row_json(const struct report_batch_row *row);
-/* Parse a line made by report_batch_row_json(). @return AZ_OK or AZ_FAIL (row left empty). */
+/* Parse a line made by report_batch_row_json() (timed when it has "duration_ms").
+ * @return AZ_OK or AZ_FAIL (row left empty). */
 enum az_status report_batch_row_parse(struct report_batch_row *row, const char *json, size_t len);
-/* The CSV header line (no newline), and one row in the same columns (RFC 4180 quoting). */
-const char *report_batch_csv_header(void);
+/* The CSV header line (no newline; with a duration_ms column when timing), and one row in the
+ * same columns (duration_ms when row->timed; RFC 4180 quoting). */
+const char *report_batch_csv_header(int timing);
 void report_batch_row_csv(struct az_buf *out, const struct report_batch_row *row);
 void report_batch_row_free(struct report_batch_row *row);
 

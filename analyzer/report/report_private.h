@@ -32,7 +32,12 @@ struct rpt {
     struct az_buf out;              /* the whole report */
     struct az_buf red;              /* scratch of rpt_input() */
     int failed;                     /* a writer could not render (out of memory in jansson) */
+    char none_title[256];           /* rpt_none_title()'s text */
 };
+
+/* "No known gotcha (none of G1–G10)", naming the pack's gotchas: the numbered range, then up to
+ * three site ids ("and N more" past them); RPT_NONE_TITLE without a pack. Borrowed from c. */
+const char *rpt_none_title(struct rpt *c);
 
 /**
  * rpt_input() : the input-derived string s (NULL counts as "") as it may be shown: redacted when
@@ -94,6 +99,11 @@ const struct corr_code_seen *rpt_code_seen(const struct corr_result *r,
  * Xid 79 ×1 (10:44:12)"; nothing when no code repeats and at most one is seen (the first error
  * says it already). Appends to out. */
 void rpt_codes_text(const struct corr_result *r, struct az_buf *out);
+
+/* The outcome's reason, before the path:line of r->outcome_at: "first error at", "ended at"
+ * (an end marker), "log stops at" (cut-off); for unknown, the whole reason ("no job log among
+ * the inputs", "nothing was read"). Static. */
+const char *rpt_outcome_why(const struct corr_result *r);
 
 /* 1 when warning i only repeats a skipped entry ("path: reason"), which is shown already. */
 int rpt_warning_is_skip(const struct corr_result *r, size_t i);

@@ -159,21 +159,13 @@ static size_t hit(struct redact_hit *h, size_t keep, const char *rep, size_t con
     return consumed;
 }
 
-static int is_alnum(unsigned char ch)
-{
-    return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
-}
-static int is_digit(unsigned char ch)
-{
-    return ch >= '0' && ch <= '9';
-}
 static int is_hex(unsigned char ch)
 {
-    return is_digit(ch) || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
+    return az_is_digit(ch) || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
 }
 static int is_word(unsigned char ch)
 {
-    return is_alnum(ch) || ch == '_';
+    return az_is_alnum(ch) || ch == '_';
 }
 static unsigned char lower(unsigned char ch)
 {
@@ -198,7 +190,7 @@ static int contains_ci(const char *w, size_t wlen, const char *needle)
 static size_t span_token(const char *p, size_t len, const char *extra)
 {
     size_t i = 0;
-    while (i < len && (is_alnum((unsigned char)p[i]) || (p[i] && strchr(extra, p[i])))) i++;
+    while (i < len && (az_is_alnum((unsigned char)p[i]) || (p[i] && strchr(extra, p[i])))) i++;
     return i;
 }
 
@@ -257,7 +249,7 @@ static size_t redact_key_value(struct redact_hit *h, const char *p, size_t len)
      * several characters. Short purely numeric values are kept. */
     int numeric = 1;
     for (size_t k = vstart; k < i; k++)
-        if (!is_digit((unsigned char)p[k])) numeric = 0;
+        if (!az_is_digit((unsigned char)p[k])) numeric = 0;
     if (numeric && i - vstart < 6) return 0;
     return hit(h, vstart, "<redacted>", i);
 }
@@ -283,8 +275,8 @@ static size_t redact_prefixed_token(struct redact_hit *h, const char *p, size_t 
     /* AWS access key ids: AKIA (long-term) / ASIA (temporary) + 16 upper-case alnum. */
     if (len >= 20 && (memcmp(p, "AKIA", 4) == 0 || memcmp(p, "ASIA", 4) == 0)) {
         size_t i = 4;
-        while (i < 20 && ((p[i] >= 'A' && p[i] <= 'Z') || is_digit((unsigned char)p[i]))) i++;
-        if (i == 20 && (len == 20 || !is_alnum((unsigned char)p[20]))) {
+        while (i < 20 && ((p[i] >= 'A' && p[i] <= 'Z') || az_is_digit((unsigned char)p[i]))) i++;
+        if (i == 20 && (len == 20 || !az_is_alnum((unsigned char)p[20]))) {
             return hit(h, 0, "<redacted>", 20);
         }
     }
@@ -332,10 +324,10 @@ static size_t redact_mac(struct redact_hit *h, const char *p, size_t len)
     for (size_t g = 0; g < 6; g++) {
         const char *q = p + g * 3;
         if (!is_hex((unsigned char)q[0]) || !is_hex((unsigned char)q[1])) return 0;
-        if (!is_digit((unsigned char)q[0]) || !is_digit((unsigned char)q[1])) letter = 1;
+        if (!az_is_digit((unsigned char)q[0]) || !az_is_digit((unsigned char)q[1])) letter = 1;
         if (g < 5 && q[2] != sep) return 0;
     }
-    if (len > 17 && (is_alnum((unsigned char)p[17]) || p[17] == sep)) return 0;
+    if (len > 17 && (az_is_alnum((unsigned char)p[17]) || p[17] == sep)) return 0;
     if (sep == '-' && !letter) return 0;
     return hit(h, 0, "<mac>", 17);
 }
@@ -351,7 +343,7 @@ static size_t parse_ipv4(const char *p, size_t len)
         }
         size_t start = i;
         unsigned v = 0;
-        while (i < len && is_digit((unsigned char)p[i]) && i - start < 4)
+        while (i < len && az_is_digit((unsigned char)p[i]) && i - start < 4)
             v = v * 10 + (unsigned)(p[i++] - '0');
         if (i == start || i - start > 3 || v > 255) return 0;
     }
@@ -364,8 +356,8 @@ static size_t redact_ipv4(struct redact_hit *h, const char *p, size_t len)
 {
     size_t n = parse_ipv4(p, len);
     if (n == 0) return 0;
-    if (n < len && is_digit((unsigned char)p[n])) return 0;
-    if (n + 1 < len && p[n] == '.' && is_digit((unsigned char)p[n + 1])) return 0;
+    if (n < len && az_is_digit((unsigned char)p[n])) return 0;
+    if (n + 1 < len && p[n] == '.' && az_is_digit((unsigned char)p[n + 1])) return 0;
     return hit(h, 0, "<ip>", n);
 }
 
@@ -413,13 +405,13 @@ static size_t redact_ipv6(struct redact_hit *h, const char *p, size_t len)
         break;
     }
     if (colons < 2 || groups > 8 || (!dcolon && groups != 8) || (dcolon && groups > 7)) return 0;
-    if (i < len && (is_alnum((unsigned char)p[i]) || p[i] == ':' || p[i] == '_')) return 0;
+    if (i < len && (az_is_alnum((unsigned char)p[i]) || p[i] == ':' || p[i] == '_')) return 0;
     return hit(h, 0, "<ip>", i);
 }
 
 static int is_host_char(unsigned char ch)
 {
-    return is_alnum(ch) || ch == '-' || ch == '_';
+    return az_is_alnum(ch) || ch == '-' || ch == '_';
 }
 
 static size_t redact_host(struct redact_hit *h, const char *p, size_t len, const char *const *hosts,
@@ -450,11 +442,11 @@ void report_redact(struct az_buf *out, const char *p, size_t len, const char *co
             n = redact_key_value(&h, q, rest);
             if (!n) n = redact_prefixed_token(&h, q, rest);
         }
-        if (!n && !is_alnum(prev)) n = redact_bearer(&h, q, rest);
+        if (!n && !az_is_alnum(prev)) n = redact_bearer(&h, q, rest);
         if (!n && q[0] == '/') n = redact_home(&h, q, rest);
-        if (!n && !is_alnum(prev) && prev != ':' && prev != '-') n = redact_mac(&h, q, rest);
-        if (!n && !is_alnum(prev) && prev != ':' && prev != '_') n = redact_ipv6(&h, q, rest);
-        if (!n && !is_digit(prev) && prev != '.') n = redact_ipv4(&h, q, rest);
+        if (!n && !az_is_alnum(prev) && prev != ':' && prev != '-') n = redact_mac(&h, q, rest);
+        if (!n && !az_is_alnum(prev) && prev != ':' && prev != '_') n = redact_ipv6(&h, q, rest);
+        if (!n && !az_is_digit(prev) && prev != '.') n = redact_ipv4(&h, q, rest);
         if (!n && !is_host_char(prev) && nhosts) n = redact_host(&h, q, rest, hosts, nhosts);
         if (!n) {
             i++;

@@ -229,6 +229,16 @@ static void put_header(struct text *t)
     if (ctx[0]) az_buf_printf(t->out, " \xc2\xb7 %s", clean(t, &t->s1, ctx, 1));
     free(ctx);
     sgr(t, SGR_RESET);
+    az_buf_putc(t->out, '\n');
+    /* how the run ended, whatever the verdict says: "outcome: failed (first error at ...)" */
+    const struct corr_result *res = t->c->r;
+    if (res->outcome == CORR_OUTCOME_FAILED) sgr(t, SGR_BOLD);
+    az_buf_printf(t->out, "outcome: %s (%s", corr_outcome_name(res->outcome), rpt_outcome_why(res));
+    if (res->outcome_at)
+        az_buf_printf(t->out, " %s",
+                      loc_of(t, &t->s1, res->outcome_at->path, res->outcome_at->line));
+    az_buf_puts(t->out, ")");
+    if (res->outcome == CORR_OUTCOME_FAILED) sgr(t, SGR_RESET);
     az_buf_puts(t->out, "\n\n");
 }
 
@@ -284,7 +294,7 @@ static void put_verdict(struct text *t)
 static void put_none(struct text *t)
 {
     const struct corr_result *r = t->c->r;
-    put_title_line(t, NULL, RPT_NONE_TITLE, -1);
+    put_title_line(t, NULL, rpt_none_title(t->c), -1);
     if (!r->first_error) {
         az_buf_puts(t->out, "    No error record was found in the inputs.\n");
         return;
@@ -333,7 +343,11 @@ static void put_timeline(struct text *t)
         timew = AZ_MAX(timew, strlen(tbuf));
         clean(t, &t->s1, shown_path(t, e->path), 1);
         size_t w = rpt_columns(t->s1.data, t->s1.len);
-        if (e->lane && e->lane[0]) w += 3 + rpt_columns(clean(t, &t->s2, e->lane, 1), t->s2.len);
+        if (e->lane && e->lane[0]) {
+            /* clean() first: its result's length is read after, not in the same call */
+            const char *lane = clean(t, &t->s2, e->lane, 1);
+            w += 3 + rpt_columns(lane, t->s2.len); /* " [lane]" */
+        }
         pathw = AZ_MAX(pathw, w);
     }
     if (!verbose) pathw = AZ_MIN(pathw, TEXT_MAX_PATH);

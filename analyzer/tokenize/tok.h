@@ -1,7 +1,7 @@
 /*
- * tokenize/tok.h - what a line is: the kind of file it comes from, its timestamp, its level and
- * the lane (host, rank) it belongs to. Pure functions over (pointer, length): no allocation, no
- * state, safe from any thread. Depends on common/ only.
+ * tokenize/tok.h - what a line is: the kind of file it comes from, the prefixes around its message,
+ * its timestamp, its level and the lane (host, rank) it belongs to. Pure functions over (pointer,
+ * length): no allocation, no state, safe from any thread. Depends on common/ only.
  *
  * Kinds are decided from content (the first bytes of a member), the file name only a hint: a
  * `train.log` holding an nvidia-smi CSV series is an smi-csv. A job's combined stdout may hold
@@ -56,9 +56,79 @@ enum tok_level {
     TOK_LEVEL_FATAL
 };
 
+/*
+ * ---- prefixes ----
+ *
+ * Real logs wrap each message in prefixes written by the tools between the program and the file:
+ * a container runtime ("sglang-1  | ", "[pod/x/c] ", a journald or docker JSON object), a launcher
+ * ("42: ", "[1,0]<stderr>:", "[rank3]:", "(RayWorkerWrapper pid=1, ip=10.0.0.1) "), a server's
+ * logger ("ERROR 11-05 12:19:32 [linear.py:210] ", "[2025-10-28 12:00:00 TP0] ") or a notebook's
+ * traceback gutter ("----> 3 "). tok_prefix_strip() removes them, outermost first, and keeps what
+ * they said as facts of the record; signatures then see the message alone (the body), so a
+ * "^Traceback" or "^RuntimeError: " signature matches in any of those logs.
+ *
+ * The shapes are one table in tok_prefix.c (docs/architecture.md lists them). A layer's class
+ * orders them: transport layers come first, then process tags, then at most one message layer
+ * (a logger header or a gutter), after which nothing more is stripped. At most
+ * TOK_PREFIX_LAYERS_MAX layers are taken; every field is length-capped, so the cost is bounded by a
+ * few hundred bytes whatever the record. No allocation; safe from any thread.
+ */
+enum tok_prefix_class {
+    TOK_PREFIX_TRANSPORT = 0, /* container, journal, launcher labels: compose, kubectl, srun ... */
+    TOK_PREFIX_PROCESS,       /* which process or rank wrote it: "[rank3]:", "(Name pid=N) " */
+    TOK_PREFIX_MESSAGE        /* the logger's own header or a traceback gutter: the last layer */
+};
+
+#define TOK_PREFIX_LAYERS_MAX 4
+
+/* A span of the record; len 0 when absent. */
+struct tok_span {
+    uint32_t off, len;
+};
+
+/* One stripped layer. */
+struct tok_layer {
+    const char *name; /* the shape: "compose", "torchrun", "vllm" ... (static) */
+    enum tok_prefix_class cls;
+    uint32_t end; /* offset just past it */
+    int timed;    /* it carried a timestamp */
+};
+
+struct tok_prefix {
+    size_t body, body_len; /* the message: p[body .. body + body_len) */
+    unsigned nlayers;
+    struct tok_layer layer[TOK_PREFIX_LAYERS_MAX]; /* outermost first */
+    /* facts, each a span of the record; an inner layer's value replaces an outer one's */
+    struct tok_span process; /* "EngineCore_DP0", "RayWorkerWrapper", "TP0", torchrun's role */
+    struct tok_span pid;     /* "12473" */
+    struct tok_span rank;    /* "3" of "[rank3]:", "rank=3", mpirun's "[1,3]" */
+    struct tok_span task;    /* srun --label task number */
+    struct tok_span host;    /* syslog host, journal _HOSTNAME, pdsh host */
+    struct tok_span ip;      /* Ray's "ip=" (a node address; not a host name, so not a lane) */
+    struct tok_span service; /* compose service, k8s container, syslog tag / unit */
+    struct tok_span pod;     /* kubectl pod name */
+    struct tok_span source;  /* logger's "file.py:123" */
+    enum tok_level level;    /* TOK_LEVEL_NONE when no layer states one */
+    struct az_time time;     /* kind AZ_TIME_NONE when no layer carries one */
+    size_t time_end;         /* offset just past that stamp */
+};
+
 /**
- * tok_parse_time() : the timestamp a record starts with (after leading spaces and one optional
- * "[" or "<n>" syslog priority), in any format gotcha knows:
+ * tok_prefix_strip() : strip the prefixes of record p / len, layers of class upto and below only
+ * (TOK_PREFIX_MESSAGE: all of them). out->body / body_len is the message (the whole record when
+ * nothing was stripped; for a JSON object, the message string's bytes as written, escapes kept).
+ * @return the number of layers stripped.
+ */
+unsigned tok_prefix_strip(const char *p, size_t len, enum tok_prefix_class upto,
+                          struct tok_prefix *out);
+
+/* The value of a fact span as (pointer, length) into p; (NULL, 0) when absent. */
+const char *tok_span_get(const char *p, struct tok_span s, size_t *n);
+
+/**
+ * tok_parse_time() : the timestamp a record starts with (a prefix's, else the one at the start of
+ * its body, after leading spaces and one optional "[" or "<n>" syslog priority), in any format
+ * gotcha knows:
  *   ISO-8601 "2026-11-29T10:12:55.123Z" / "2026-11-29 10:12:55", python logging
  *   "2026-11-29 10:12:55,123", glog/PyTorch "I1129 10:12:55.123456" and "[E1129 10:12:55.123 ...",
  *   syslog "Nov 29 10:12:55" (NOYEAR), dmesg -T "[Sat Nov 29 10:12:55 2026]", raw dmesg
@@ -70,15 +140,39 @@ enum tok_level {
  */
 struct az_time tok_parse_time(enum tok_kind kind, const char *p, size_t len, size_t *end);
 
-/* The severity a record states ("ERROR", "[E1129", "WARNING:", " E " in vLLM, "<3>" ...). */
+/* The severity a record states (a prefix's level, else "ERROR", "[E1129", "WARNING:", "<3>" ...
+ * in its body). */
 enum tok_level tok_parse_level(const char *p, size_t len);
 
 /**
- * tok_parse_lane() : the host and/or rank a record belongs to, when it says so: "[rank1]:",
- * "[Rank 1]", "rank1:", torchrun's "[default0]:", NCCL's "host:pid:tid [rank]" prefix, the hostname
- * of a syslog line. Writes a short NUL-terminated label such as "rank1", "spark-02",
- * "spark-02/rank1" into out (outsz >= 64) and returns its length; 0 (out = "") when the record
- * names no lane.
+ * tok_record_parse() : a record's prefixes and time in one pass, for callers that need several of
+ * them (the scan): pf as tok_prefix_strip(..., TOK_PREFIX_MESSAGE, pf); the result and *end as
+ * tok_parse_time().
+ */
+struct az_time tok_record_parse(const char *p, size_t len, struct tok_prefix *pf, size_t *end);
+
+/* tok_parse_lane() of a record already parsed by tok_record_parse() into pf. */
+size_t tok_record_lane(const struct tok_prefix *pf, const char *p, size_t len, char *out,
+                       size_t outsz);
+
+/* What tok_record_lane() reads of a tok_prefix: small enough to keep beside each record, so a
+ * lane asked for later (a record that matched) does not strip the prefixes again. */
+struct tok_lane_src {
+    size_t body, body_len;
+    struct tok_span host, rank;
+};
+
+void tok_lane_src_of(const struct tok_prefix *pf, struct tok_lane_src *out);
+/* tok_record_lane() from a tok_lane_src of record p / len. */
+size_t tok_lane_from(const struct tok_lane_src *src, const char *p, size_t len, char *out,
+                     size_t outsz);
+
+/**
+ * tok_parse_lane() : the host and/or rank a record belongs to, when it says so: the host and rank
+ * its prefixes name ("[rank1]:", torchrun's "[default0]:", vLLM's "rank=1", the host of a syslog
+ * line or a journal entry), else "[Rank 1]" / "rank1:" in its body or NCCL's "host:pid:tid [rank]".
+ * Writes a short NUL-terminated label such as "rank1", "spark-02", "spark-02/rank1" into out (outsz
+ * >= 64) and returns its length; 0 (out = "") when the record names no lane.
  */
 size_t tok_parse_lane(enum tok_kind kind, const char *p, size_t len, char *out, size_t outsz);
 

@@ -105,31 +105,6 @@ static int is_nccl_line(const char *l, size_t n)
     return i + 1 < n && l[i] == ' ' && l[i + 1] == '[' && has(l + i, n - i, "] NCCL ");
 }
 
-/* "Name pid=123) " process tag then "INFO 11-29 10:12:55": vLLM / SGLang. */
-static int is_vllm_line(const char *l, size_t n, int *tagged)
-{
-    size_t i = 0;
-    *tagged = 0;
-    if (n > 0 && l[0] == '(') {
-        const char *close = memchr(l, ')', AZ_MIN(n, (size_t)96));
-        if (close && has(l, (size_t)(close - l), " pid=")) {
-            *tagged = 1;
-            i = skip_blanks(l, n, (size_t)(close - l) + 1);
-        }
-    }
-    static const char *const words[] = {"INFO ", "WARNING ", "ERROR ", "DEBUG ", "CRITICAL "};
-    for (size_t w = 0; w < AZ_ARRAY_LEN(words); w++) {
-        size_t m = strlen(words[w]);
-        if (starts(l + i, n - i, words[w])) {
-            i += m;
-            return i + 6 <= n && is_digit((unsigned char)l[i]) &&
-                   is_digit((unsigned char)l[i + 1]) && l[i + 2] == '-' &&
-                   is_digit((unsigned char)l[i + 3]) && l[i + 5] == ' ';
-        }
-    }
-    return 0;
-}
-
 /* A Python exception line: "RuntimeError: ...", "torch.OutOfMemoryError: ...". */
 static int is_exception_line(const char *l, size_t n)
 {
@@ -190,7 +165,41 @@ static int is_meminfo_line(const char *l, size_t n)
     return i > s && (i == n || starts(l + i, n - i, " kB"));
 }
 
+static void score_shapes(struct classify_state *st, const char *l, size_t n, int tagged);
+
+/*
+ * A line is scored by what is left after the prefixes a container or launcher put on it
+ * (tok_prefix_strip()), so "sglang-1  | Traceback ..." and "42: [rank42]: Traceback ..." count as
+ * tracebacks. A layer that carried a stamp (syslog, journal, a logger header) stops the cut there:
+ * the kinds are told apart by their stamps. vLLM's logger header is the vLLM shape itself. A vLLM
+ * or Ray process tag also stops it: the lines under "(EngineCore_DP0 pid=1) " are that server's
+ * (its NCCL INFO lines do not make it an NCCL log), and the tag itself hints at a vLLM log. A
+ * rank tag hints at a traceback: PyTorch tags what a rank writes to stderr.
+ */
 static void score_line(struct classify_state *st, const char *l, size_t n)
+{
+    struct tok_prefix pf;
+    tok_prefix_strip(l, n, TOK_PREFIX_MESSAGE, &pf);
+    size_t cut = 0;
+    int tagged = 0, ranked = 0;
+    if (pf.nlayers && strcmp(pf.layer[pf.nlayers - 1].name, "vllm") == 0) {
+        st->score[TOK_KIND_VLLM] += W_NORMAL;
+        return;
+    }
+    for (unsigned k = 0; k < pf.nlayers; k++) {
+        const struct tok_layer *ly = &pf.layer[k];
+        tagged |= strcmp(ly->name, "process-tag") == 0;
+        if (ly->timed || ly->cls == TOK_PREFIX_MESSAGE || strcmp(ly->name, "process-tag") == 0 ||
+            strcmp(ly->name, "ray") == 0)
+            break;
+        ranked |= strcmp(ly->name, "torchrun") == 0 || strcmp(ly->name, "mpirun") == 0;
+        cut = ly->end;
+    }
+    if (ranked) st->score[TOK_KIND_STDERR] += W_WEAK;
+    score_shapes(st, l + cut, n - cut, tagged);
+}
+
+static void score_shapes(struct classify_state *st, const char *l, size_t n, int tagged)
 {
     long *s = st->score;
     size_t b = skip_blanks(l, n, 0);
@@ -345,11 +354,6 @@ static void score_line(struct classify_state *st, const char *l, size_t n)
         return;
     }
     if (starts(l, n, "NCCL version ")) s[TOK_KIND_NCCL] += W_NORMAL;
-    int tagged;
-    if (is_vllm_line(l, n, &tagged)) {
-        s[TOK_KIND_VLLM] += W_NORMAL;
-        return;
-    }
     if (tagged) s[TOK_KIND_VLLM] += W_WEAK;
 
     /* -- training output -- */
@@ -431,8 +435,6 @@ static void score_line(struct classify_state *st, const char *l, size_t n)
         s[TOK_KIND_SMI_DMON] += W_WEAK;
     else if (is_smi_csv_row(l, n))
         s[TOK_KIND_SMI_CSV] += W_NORMAL;
-    else if (l[b] == '[' && has(l, n, "]:") && (has(l, n, "[rank") || has(l, n, "[default")))
-        s[TOK_KIND_STDERR] += W_WEAK;
 }
 
 /* The kind a base name suggests, TOK_KIND_COUNT when none. */

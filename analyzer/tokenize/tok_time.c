@@ -1,26 +1,13 @@
 /*
- * tokenize/tok_time.c - the timestamp, level and lane a record starts with. See tok.h.
+ * tokenize/tok_time.c - the timestamp, level and lane of a record. See tok.h.
  *
- * tok_parse_time() runs on every record of a scan: it dispatches on the first byte after the
- * prefixes it knows, reads fixed-width digit fields by hand (no strtol, no locale, no allocation)
- * and gives up at the first byte that does not fit.
+ * tok_parse_time() runs on every record of a scan: it takes the stamp a prefix carried
+ * (tok_prefix.c) or dispatches on the first byte of the body, reads fixed-width digit fields by
+ * hand (no strtol, no locale, no allocation) and gives up at the first byte that does not fit.
  */
-#include "tokenize/tok.h"
-
 #include <string.h>
 
-/* Which stamp shape was read: lanes need it (a syslog stamp is followed by a host name). */
-enum tok_fmt {
-    TOK_FMT_NONE = 0,
-    TOK_FMT_ISO,    /* 2026-11-29 10:12:55,123 / 2026-11-29T10:12:55Z / 2026/11/29 ... */
-    TOK_FMT_ISO_T,  /* ISO with a 'T' separator: journalctl short-iso, RFC 3339 syslog */
-    TOK_FMT_DMON,   /* nvidia-smi dmon -o DT "20261129 10:12:55" */
-    TOK_FMT_GLOG,   /* I1129 10:12:55.123456 */
-    TOK_FMT_SYSLOG, /* Nov 29 10:12:55 */
-    TOK_FMT_CTIME,  /* [Sat Nov 29 10:12:55 2026] */
-    TOK_FMT_BOOT,   /* [12345.678901] */
-    TOK_FMT_VLLM,   /* INFO 11-29 10:12:55 */
-};
+#include "tokenize/tok_private.h"
 
 #define TOK_USEC_PER_SEC INT64_C(1000000)
 
@@ -302,7 +289,23 @@ static struct az_time parse_ctime(const char *p, size_t len, size_t i, size_t *e
     return abs;
 }
 
-/* vLLM "INFO 11-29 10:12:55" and "WARNING 11-29 ...". */
+struct az_time tok_mmdd_at(const char *p, size_t len, size_t i, size_t *end)
+{
+    unsigned mo, d, h, mi, s, us;
+    size_t j = i;
+    if (!read_digits(p, len, j, 2, &mo) || j + 2 >= len || p[j + 2] != '-' ||
+        !read_digits(p, len, j + 3, 2, &d) || j + 5 >= len || p[j + 5] != ' ')
+        return tok_no_time;
+    if (!valid_date(2000, mo, d)) return tok_no_time;
+    if (!read_clock(p, len, j + 6, &h, &mi, &s, &j)) return tok_no_time;
+    j = read_fraction(p, len, j, &us);
+    if (j < len && is_alnum((unsigned char)p[j])) return tok_no_time;
+    *end = j;
+    return make_noyear(mo, d, h, mi, s, us);
+}
+
+/* vLLM "INFO 11-29 10:12:55" and "WARNING 11-29 ..." with no logger source after it (the shape
+ * with one is a prefix, tok_prefix.c). */
 static struct az_time parse_vllm(const char *p, size_t len, size_t i, size_t *end,
                                  enum tok_fmt *fmt)
 {
@@ -316,74 +319,57 @@ static struct az_time parse_vllm(const char *p, size_t len, size_t i, size_t *en
         }
     }
     if (!j) return tok_no_time;
-    unsigned mo, d, h, mi, s, us;
-    if (!read_digits(p, len, j, 2, &mo) || j + 2 >= len || p[j + 2] != '-' ||
-        !read_digits(p, len, j + 3, 2, &d) || j + 5 >= len || p[j + 5] != ' ')
-        return tok_no_time;
-    if (!valid_date(2000, mo, d)) return tok_no_time;
-    if (!read_clock(p, len, j + 6, &h, &mi, &s, &j)) return tok_no_time;
-    j = read_fraction(p, len, j, &us);
-    if (j < len && is_alnum((unsigned char)p[j])) return tok_no_time;
-    *end = j;
-    *fmt = TOK_FMT_VLLM;
-    return make_noyear(mo, d, h, mi, s, us);
+    struct az_time t = tok_mmdd_at(p, len, j, end);
+    if (t.kind != AZ_TIME_NONE) *fmt = TOK_FMT_VLLM;
+    return t;
 }
 
-/*
- * Offset past the prefixes that may come before a stamp: leading blanks, a "<6>" syslog
- * priority, a "(EngineCore_DP0 pid=123) " process tag (vLLM, Ray) or a one-word "(raylet) " tag
- * (Ray's driver echoing a daemon's log), "[rank0]:"/"[default0]:"
- * lane tags (PyTorch, torchrun) and an HF "[INFO|trainer.py:123] " logger tag. Bounded: each
- * prefix is looked for once and its closing byte within 96 bytes.
- */
-static size_t skip_prefixes(const char *p, size_t len)
+struct az_time tok_stamp_at(const char *p, size_t len, size_t i, size_t *end, enum tok_fmt *fmt)
 {
-    size_t i = 0;
+    *fmt = TOK_FMT_NONE;
+    if (i >= len) return tok_no_time;
+    struct az_time t = tok_no_time;
+    unsigned char c = (unsigned char)p[i];
+    if (is_digit(c)) {
+        if (i + 4 < len && is_digit((unsigned char)p[i + 4]))
+            t = parse_dmon(p, len, i, end, fmt);
+        else
+            t = parse_iso(p, len, i, end, fmt);
+    } else if (is_upper(c)) {
+        if ((c == 'I' || c == 'W' || c == 'E' || c == 'F') && i + 1 < len &&
+            is_digit((unsigned char)p[i + 1]))
+            t = parse_glog(p, len, i, end, fmt);
+        else if (month_from_abbr(p, len, i))
+            t = parse_syslog(p, len, i, end, fmt);
+        else if (is_weekday_abbr(p, len, i))
+            t = parse_ctime(p, len, i, end, fmt);
+        else
+            t = parse_vllm(p, len, i, end, fmt);
+    }
+    if (t.kind == AZ_TIME_NONE) *fmt = TOK_FMT_NONE;
+    return t;
+}
+
+/* Past leading blanks and a "<6>" syslog priority at p[i..]. */
+static size_t skip_blanks_priority(const char *p, size_t len, size_t i)
+{
     while (i < len && (p[i] == ' ' || p[i] == '\t')) i++;
     if (i + 2 < len && p[i] == '<' && is_digit((unsigned char)p[i + 1])) {
         size_t j = i + 1;
         while (j < len && j - i <= 3 && is_digit((unsigned char)p[j])) j++;
         if (j < len && p[j] == '>') i = j + 1;
     }
-    if (i < len && p[i] == '(') {
-        size_t lim = AZ_MIN(len, i + 96), j = i + 1, word = 1;
-        while (j < lim && p[j] != ')') {
-            unsigned char c = (unsigned char)p[j++];
-            word &= is_alnum(c) || c == '_' || c == '-' || c == '.';
-        }
-        int tag = memchr(p + i, '=', j - i) != NULL || (word && j > i + 1);
-        if (j < lim && j + 1 < len && p[j + 1] == ' ' && tag) {
-            i = j + 2;
-            while (i < len && p[i] == ' ') i++;
-        }
-    }
-    for (int round = 0; round < 2 && i < len && p[i] == '['; round++) {
-        /* "[rank0]:" / "[default0]:" ; "[INFO|file.py:12] " */
-        size_t j = i + 1, lim = AZ_MIN(len, i + 96);
-        while (j < lim && is_alnum((unsigned char)p[j])) j++;
-        if (j + 1 < lim && p[j] == ']' && p[j + 1] == ':' && j > i + 1 &&
-            is_digit((unsigned char)p[j - 1]) && !is_digit((unsigned char)p[i + 1])) {
-            i = j + 2;
-            continue;
-        }
-        if (j < lim && p[j] == '|' && is_upper((unsigned char)p[i + 1])) {
-            while (j < lim && p[j] != ']') j++;
-            if (j + 1 < lim && p[j + 1] == ' ') {
-                i = j + 2;
-                continue;
-            }
-        }
-        break;
-    }
     return i;
 }
 
-static struct az_time parse_time_fmt(const char *p, size_t len, size_t *end, enum tok_fmt *fmt)
+/* The stamp a body p[from..len) starts with: blanks, a priority and one '[' may come first. */
+static struct az_time parse_time_fmt(const char *p, size_t len, size_t from, size_t *end,
+                                     enum tok_fmt *fmt)
 {
     *fmt = TOK_FMT_NONE;
     if (end) *end = 0;
-    if (!p || len == 0) return tok_no_time;
-    size_t i = skip_prefixes(p, len);
+    if (!p || from >= len) return tok_no_time;
+    size_t i = skip_blanks_priority(p, len, from);
     int bracket = 0;
     if (i < len && p[i] == '[') {
         bracket = 1;
@@ -398,36 +384,30 @@ static struct az_time parse_time_fmt(const char *p, size_t len, size_t *end, enu
         while (j < len && p[j] == ' ' && j - i < 16) j++;
         t = parse_boot(p, len, j, &e, fmt);
     }
-    if (t.kind == AZ_TIME_NONE && is_digit(c)) {
-        if (i + 4 < len && is_digit((unsigned char)p[i + 4]))
-            t = parse_dmon(p, len, i, &e, fmt);
-        else
-            t = parse_iso(p, len, i, &e, fmt);
-    } else if (t.kind == AZ_TIME_NONE && is_upper(c)) {
-        if ((c == 'I' || c == 'W' || c == 'E' || c == 'F') && i + 1 < len &&
-            is_digit((unsigned char)p[i + 1]))
-            t = parse_glog(p, len, i, &e, fmt);
-        else if (month_from_abbr(p, len, i))
-            t = parse_syslog(p, len, i, &e, fmt);
-        else if (is_weekday_abbr(p, len, i))
-            t = parse_ctime(p, len, i, &e, fmt);
-        else
-            t = parse_vllm(p, len, i, &e, fmt);
-    }
-    if (t.kind == AZ_TIME_NONE) {
-        *fmt = TOK_FMT_NONE;
-        return t;
-    }
+    if (t.kind == AZ_TIME_NONE) t = tok_stamp_at(p, len, i, &e, fmt);
+    if (t.kind == AZ_TIME_NONE) return t;
     if (bracket && e < len && p[e] == ']') e++;
     if (end) *end = e;
     return t;
 }
 
+struct az_time tok_record_parse(const char *p, size_t len, struct tok_prefix *pf, size_t *end)
+{
+    tok_prefix_strip(p, len, TOK_PREFIX_MESSAGE, pf);
+    if (end) *end = 0;
+    if (pf->time.kind != AZ_TIME_NONE) {
+        if (end) *end = pf->time_end;
+        return pf->time;
+    }
+    enum tok_fmt fmt;
+    return parse_time_fmt(p, pf->body + pf->body_len, pf->body, end, &fmt);
+}
+
 struct az_time tok_parse_time(enum tok_kind kind, const char *p, size_t len, size_t *end)
 {
     (void)kind; /* every format is tried in byte-dispatch order; no kind needs a different one */
-    enum tok_fmt fmt;
-    return parse_time_fmt(p, len, end, &fmt);
+    struct tok_prefix pf;
+    return tok_record_parse(p, len, &pf, end);
 }
 
 /* ---- levels ---- */
@@ -467,26 +447,39 @@ static enum tok_level level_from_word(const char *w, size_t n, unsigned char nex
     return TOK_LEVEL_NONE;
 }
 
+enum tok_level tok_level_word(const char *p, size_t n)
+{
+    return level_from_word(p, n, ' ');
+}
+
+enum tok_level tok_level_of_priority(unsigned prio)
+{
+    static const enum tok_level sev[8] = {TOK_LEVEL_FATAL, TOK_LEVEL_FATAL, TOK_LEVEL_FATAL,
+                                          TOK_LEVEL_ERROR, TOK_LEVEL_WARN,  TOK_LEVEL_INFO,
+                                          TOK_LEVEL_INFO,  TOK_LEVEL_DEBUG};
+    return sev[prio % 8];
+}
+
 enum tok_level tok_parse_level(const char *p, size_t len)
 {
     if (!p || len == 0) return TOK_LEVEL_NONE;
-    size_t i = 0;
+    struct tok_prefix pf;
+    tok_prefix_strip(p, len, TOK_PREFIX_MESSAGE, &pf);
+    if (pf.level != TOK_LEVEL_NONE) return pf.level;
+    /* the body's own words from here on */
+    size_t i = pf.body;
+    len = pf.body + pf.body_len;
     while (i < len && (p[i] == ' ' || p[i] == '\t')) i++;
     if (i + 2 < len && p[i] == '<' && is_digit((unsigned char)p[i + 1])) {
         size_t j = i + 1;
         unsigned prio = 0;
         while (j < len && j - i <= 3 && is_digit((unsigned char)p[j]))
             prio = prio * 10 + (unsigned)(p[j++] - '0');
-        if (j < len && p[j] == '>') {
-            static const enum tok_level sev[8] = {TOK_LEVEL_FATAL, TOK_LEVEL_FATAL, TOK_LEVEL_FATAL,
-                                                  TOK_LEVEL_ERROR, TOK_LEVEL_WARN,  TOK_LEVEL_INFO,
-                                                  TOK_LEVEL_INFO,  TOK_LEVEL_DEBUG};
-            return sev[prio % 8];
-        }
+        if (j < len && p[j] == '>') return tok_level_of_priority(prio);
     }
-    /* glog letter: "I1129 ...", "[E1129 ...", "[rank0]:[W321 ...", and the stamp-less
+    /* glog letter: "I1129 ...", "[E1129 ...", "[W321 ..." after a rank tag, and the stamp-less
      * "[E ProcessGroupNCCL.cpp:458]" of older PyTorch. */
-    size_t g = skip_prefixes(p, len);
+    size_t g = i;
     int bracket = g < len && p[g] == '[';
     g += (size_t)bracket;
     unsigned mo, d;
@@ -503,8 +496,8 @@ enum tok_level tok_parse_level(const char *p, size_t len)
         default: break;
         }
     }
-    /* The first level word or exception name in the record's first bytes. */
-    size_t lim = AZ_MIN(len, (size_t)200);
+    /* The first level word or exception name in the body's first bytes. */
+    size_t lim = AZ_MIN(len, i + (size_t)200);
     size_t j = i;
     while (j < lim) {
         unsigned char c = (unsigned char)p[j];
@@ -535,33 +528,17 @@ static size_t put_label(char *out, size_t outsz, size_t at, const char *s, size_
 }
 
 /*
- * A rank tag at p[i..]: "[rank1]:", "[Rank 1]", "rank1:", "[default1]:" (torchrun --tee),
- * "[1,3]<stderr>:" (Open MPI --tag-output). Sets *ds, *dn to the span of the digits.
+ * A rank mention at p[i..] in a body: "[rank1]", "[Rank 1]", "rank1:" (the "[rank1]:" and
+ * "[default1]:" prefixes are tok_prefix.c's). Sets *ds, *dn to the span of the digits.
  */
 static int rank_tag_at(const char *p, size_t len, size_t i, size_t *ds, size_t *dn)
 {
-    if (i < len && p[i] == '[' && i + 1 < len && is_digit((unsigned char)p[i + 1])) {
-        size_t j = i + 1;
-        while (j < len && is_digit((unsigned char)p[j])) j++;
-        if (j >= len || p[j] != ',') return 0;
-        size_t s = ++j;
-        while (j < len && j - s < 8 && is_digit((unsigned char)p[j])) j++;
-        if (j == s || j >= len || p[j] != ']' || j + 1 >= len || p[j + 1] != '<') return 0;
-        *ds = s;
-        *dn = j - s;
-        return 1;
-    }
     int bracket = i < len && p[i] == '[';
     size_t j = i + (size_t)bracket;
-    size_t word;
-    if (j + 4 <= len && (memcmp(p + j, "rank", 4) == 0 || memcmp(p + j, "Rank", 4) == 0 ||
-                         memcmp(p + j, "RANK", 4) == 0))
-        word = 4;
-    else if (bracket && j + 7 <= len && memcmp(p + j, "default", 7) == 0)
-        word = 7;
-    else
+    if (!(j + 4 <= len && (memcmp(p + j, "rank", 4) == 0 || memcmp(p + j, "Rank", 4) == 0 ||
+                           memcmp(p + j, "RANK", 4) == 0)))
         return 0;
-    j += word;
+    j += 4;
     if (j < len && (p[j] == ' ' || p[j] == '_')) j++;
     size_t s = j;
     while (j < len && j - s < 8 && is_digit((unsigned char)p[j])) j++;
@@ -598,69 +575,59 @@ static int nccl_prefix(const char *p, size_t len, size_t i, size_t *hs, size_t *
     return 1;
 }
 
-/*
- * After a syslog-style stamp: "spark-01 kernel: ..." or "spark-01 python3[123]: ...". The host
- * counts only when the next word is a tag ending in ':', so "10:12:55 - INFO - x" gives none, and
- * only one space after the stamp, as syslog and journalctl write it: a python logging line
- * "2026-01-13T10:02:56,000   Attempting uninstall: triton" names no host.
- * *after is the offset past the tag.
- */
-static int syslog_host(const char *p, size_t len, size_t i, size_t *hs, size_t *hn, size_t *after)
+void tok_lane_src_of(const struct tok_prefix *pf, struct tok_lane_src *out)
 {
-    if (i + 1 >= len || p[i] != ' ' || p[i + 1] == ' ') return 0;
-    if (i >= 4 && p[i - 4] == ',') return 0; /* python logging's ",mmm" millis: not syslog */
-    i++;
-    size_t j = i, lim = AZ_MIN(len, i + 64);
-    while (j < lim && is_host_char((unsigned char)p[j])) j++;
-    if (j == i || !is_alnum((unsigned char)p[i]) || j >= lim || p[j] != ' ') return 0;
-    size_t host_end = j++;
-    size_t t = j;
-    lim = AZ_MIN(len, j + 64);
-    while (j < lim && p[j] != ' ' && p[j] != ':') j++;
-    if (j == t || j >= lim || p[j] != ':') return 0;
-    *hs = i;
-    *hn = host_end - i;
-    *after = j + 1;
-    return 1;
+    out->body = pf->body;
+    out->body_len = pf->body_len;
+    out->host = pf->host;
+    out->rank = pf->rank;
 }
 
-size_t tok_parse_lane(enum tok_kind kind, const char *p, size_t len, char *out, size_t outsz)
+size_t tok_record_lane(const struct tok_prefix *pf, const char *p, size_t len, char *out,
+                       size_t outsz)
 {
-    (void)kind;
+    struct tok_lane_src src;
+    tok_lane_src_of(pf, &src);
+    return tok_lane_from(&src, p, len, out, outsz);
+}
+
+size_t tok_lane_from(const struct tok_lane_src *pf, const char *p, size_t len, char *out,
+                     size_t outsz)
+{
     if (!out || outsz == 0) return 0;
     out[0] = '\0';
     if (!p || len == 0) return 0;
-    size_t hs = 0, hn = 0, ds = 0, dn = 0, at = 0;
+    size_t hs = pf->host.off, hn = pf->host.len, ds = pf->rank.off, dn = pf->rank.len, at = 0;
     const char *rank_word = "rank";
-    size_t i = 0;
-    while (i < len && (p[i] == ' ' || p[i] == '\t')) i++;
+    size_t end = pf->body + pf->body_len;
+    size_t i = pf->body;
+    while (i < end && (p[i] == ' ' || p[i] == '\t')) i++;
 
-    if (nccl_prefix(p, len, i, &hs, &hn, &ds, &dn)) {
+    size_t nhs, nhn;
+    if (dn) {
+        /* a prefix named the rank */
+    } else if (nccl_prefix(p, end, i, &nhs, &nhn, &ds, &dn)) {
         /* The bracket is NCCL's CUDA device index on that host, not a global rank. */
         rank_word = "gpu";
-    } else {
+        if (!hn) {
+            hs = nhs;
+            hn = nhn;
+        }
+    } else if (!rank_tag_at(p, end, i, &ds, &dn)) {
         enum tok_fmt fmt;
-        size_t end = 0, after = 0;
-        if (!rank_tag_at(p, len, i, &ds, &dn)) {
-            struct az_time t = parse_time_fmt(p, len, &end, &fmt);
-            size_t from = i;
-            if (t.kind != AZ_TIME_NONE) {
-                from = end;
-                if ((fmt == TOK_FMT_SYSLOG || fmt == TOK_FMT_ISO_T) &&
-                    syslog_host(p, len, end, &hs, &hn, &after))
-                    from = after;
-            }
-            while (from < len && p[from] == ' ') from++;
-            if (!rank_tag_at(p, len, from, &ds, &dn)) {
-                /* A "[rank1]" somewhere in the head of the record (logging formats). */
-                size_t lim = AZ_MIN(len, (size_t)160);
-                dn = 0;
-                for (size_t k = i; k + 6 < lim && !dn; k++) {
-                    const char *br = memchr(p + k, '[', lim - 6 - k); /* most records have few */
-                    if (!br) break;
-                    k = (size_t)(br - p);
-                    if (p[k + 1] == 'r' || p[k + 1] == 'R') (void)rank_tag_at(p, len, k, &ds, &dn);
-                }
+        size_t e = 0;
+        struct az_time t = parse_time_fmt(p, end, i, &e, &fmt);
+        size_t from = t.kind != AZ_TIME_NONE ? e : i;
+        while (from < end && p[from] == ' ') from++;
+        if (!rank_tag_at(p, end, from, &ds, &dn)) {
+            /* A "[rank1]" somewhere in the head of the body (logging formats). */
+            size_t lim = AZ_MIN(end, i + (size_t)160);
+            dn = 0;
+            for (size_t k = i; k + 6 < lim && !dn; k++) {
+                const char *br = memchr(p + k, '[', lim - 6 - k); /* most records have few */
+                if (!br) break;
+                k = (size_t)(br - p);
+                if (p[k + 1] == 'r' || p[k + 1] == 'R') (void)rank_tag_at(p, end, k, &ds, &dn);
             }
         }
     }
@@ -676,4 +643,12 @@ size_t tok_parse_lane(enum tok_kind kind, const char *p, size_t len, char *out, 
         at = put_label(out, outsz, at, p + ds, dn);
     }
     return at;
+}
+
+size_t tok_parse_lane(enum tok_kind kind, const char *p, size_t len, char *out, size_t outsz)
+{
+    (void)kind;
+    struct tok_prefix pf;
+    tok_prefix_strip(p, len, TOK_PREFIX_MESSAGE, &pf);
+    return tok_record_lane(&pf, p, len, out, outsz);
 }

@@ -18,4 +18,9 @@ complete_line gotcha scan --fo
 complete_line gotcha scan --format js
 complete_line gotcha scan --color ""
 complete_line gotcha patterns --ch
+complete_line gotcha pre
+complete_line gotcha preflight --
+complete_line gotcha preflight --format ""
+complete_line gotcha record --in
+complete_line gotcha collect --no
 ' 2>/dev/null

@@ -6,7 +6,8 @@
 #    blocked request (the page must not fetch anything: its CSP forbids it, a violation is logged);
 #  - the screenshot is not blank: more than one colour (python3 reads the PNG, stdlib only).
 # Prints "OK: ..." and exits 0, or "FAIL: ..." and exits 1. Without chromium (or python3) it prints
-# "SKIP: chromium not installed" and exits 0, so CI without a browser still passes.
+# "SKIP: chromium not installed" and exits 77, the harness's skip status (tests/cli/run.sh counts
+# it as skipped, never as passed); `make deps` installs chromium.
 set -u
 
 file=${1:?usage: check_html.sh FILE.html [SCREENSHOT.png]}
@@ -16,8 +17,8 @@ browser=
 for b in chromium chromium-browser; do
     if command -v "$b" >/dev/null 2>&1; then browser=$b; break; fi
 done
-[ -n "$browser" ] || { echo "SKIP: chromium not installed"; exit 0; }
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 0; }
+[ -n "$browser" ] || { echo "SKIP: chromium not installed"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
 
 abs=$(cd "$(dirname "$file")" && pwd)/$(basename "$file")
 work=$(mktemp -d)

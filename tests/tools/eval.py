@@ -20,11 +20,20 @@ TIMEOUT_S = 120
 
 
 def scenario_dirs(corpus):
+    """Scenarios directly under CORPUS, or one level down when CORPUS holds batches
+    (tests/realworld/b01/NN-case/): a batch is a directory without expected.json of its own."""
     out = []
     for name in sorted(os.listdir(corpus)):
         d = os.path.join(corpus, name)
-        if os.path.isdir(d) and os.path.isfile(os.path.join(d, "expected.json")):
+        if not os.path.isdir(d):
+            continue
+        if os.path.isfile(os.path.join(d, "expected.json")):
             out.append(d)
+            continue
+        for sub in sorted(os.listdir(d)):
+            sd = os.path.join(d, sub)
+            if os.path.isdir(sd) and os.path.isfile(os.path.join(sd, "expected.json")):
+                out.append(sd)
     return out
 
 
@@ -80,11 +89,59 @@ def findings_of(rep):
     return ids
 
 
+def root_of(exp):
+    """The labelled root line "file:line" as (file, line), or None."""
+    r = exp.get("root")
+    if not isinstance(r, str) or ":" not in r:
+        return None
+    f, _, n = r.rpartition(":")
+    return (f, int(n)) if n.isdigit() else None
+
+
+def got_root(rep, d):
+    fe = rep.get("first_error") if rep else None
+    if not isinstance(fe, dict) or not fe.get("path"):
+        return None
+    path = fe["path"]
+    # an archive member is "file.tar:member"; the scenario-relative file is what a label names
+    rel = os.path.relpath(path, d) if os.path.isabs(path) or path.startswith(d) else path
+    return (rel, fe.get("line"))
+
+
+def batch_of(name):
+    return name.split("/")[0] if "/" in name else ""
+
+
+def pct(a, b):
+    return "%d/%d (%.0f%%)" % (a, b, 100.0 * a / b) if b else "0/0"
+
+
+def fe_labelled(rows):
+    """Runs whose first error's common id is labelled: the 'none' runs (a gotcha's own evidence is
+    its first error, so a G run is judged by its verdict and its root line)."""
+    return [r for r in rows if r.get("first_error") and r["expected"] == "none"]
+
+
+def summary(rows):
+    pos = [r for r in rows if r["expected"] not in ("none", "?")]
+    neg = [r for r in rows if r["expected"] == "none"]
+    fe = fe_labelled(rows)
+    root = [r for r in rows if r.get("root")]
+    return dict(cases=len(rows), pos=pct(sum(r["ok"] for r in pos), len(pos)),
+                top1=pct(sum(r["ok"] for r in rows), len(rows)),
+                false=sum(r["false_verdict"] for r in neg), neg=len(neg),
+                fe=pct(sum(r.get("got_first_error") == r["first_error"] for r in fe), len(fe)),
+                root=pct(sum(r["root_ok"] for r in root), len(root)))
+
+
 def main():
-    if len(sys.argv) != 2:
-        print("usage: GOTCHA_BIN=/abs/gotcha eval.py CORPUS", file=sys.stderr)
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    opts = dict(a[2:].split("=", 1) if "=" in a else (a[2:], "") for a in sys.argv[1:] if a.startswith("--"))
+    if len(args) != 1:
+        print("usage: GOTCHA_BIN=/abs/gotcha eval.py CORPUS [--save=DIR] [--history=BLIND.md]",
+              file=sys.stderr)
         return 2
-    corpus = sys.argv[1]
+    corpus = args[0]
     binary = os.environ.get("GOTCHA_BIN")
     if not binary:
         print("eval: GOTCHA_BIN is not set", file=sys.stderr)
@@ -93,18 +150,27 @@ def main():
     if not dirs:
         print("eval: no scenarios (directories with expected.json) under %s" % corpus, file=sys.stderr)
         return 2
+    save = opts.get("save")
+    if save:
+        os.makedirs(save, exist_ok=True)
 
     rows = []
     for d in dirs:
-        name = os.path.basename(d)
+        name = os.path.relpath(d, corpus)
         try:
             exp = json.load(open(os.path.join(d, "expected.json"), encoding="utf-8"))
             expected = str(exp["expected"])
         except (OSError, ValueError, KeyError) as e:
             rows.append(dict(name=name, expected="?", got="?", top3=[], ok=False, ok3=False,
-                             error="bad expected.json: %s" % e, false_verdict=False, first_error=None))
+                             error="bad expected.json: %s" % e, false_verdict=False, first_error=None,
+                             root=None, root_ok=False, platform="?"))
             continue
         rep, err = run_gotcha(binary, input_files(d))
+        if save and rep is not None:
+            with open(os.path.join(save, name.replace("/", "__") + ".json"), "w") as f:
+                json.dump(dict(verdict=rep.get("verdict"), findings=rep.get("findings"),
+                               first_error=rep.get("first_error"), outcome=rep.get("outcome")),
+                          f, indent=1, sort_keys=True)
         if rep is None:
             got, fids, got_fe = "error", [], None
         else:
@@ -113,15 +179,22 @@ def main():
             got_fe = fe.get("id") if isinstance(fe, dict) else None
         top3 = fids[:3]
         if expected == "none":
-            ok = got == "none"
+            # a "none" of a run that read nothing proves nothing: it must have read records
+            ok = got == "none" and rep is not None and (rep.get("records") or 0) > 0
+            if got == "none" and ok is False and not err:
+                err = "no record was read"
             ok3 = ok
         else:
             ok = got == expected
             ok3 = ok or expected in top3
         false_verdict = expected == "none" and got not in ("none", "error")
+        want_root = root_of(exp)
+        have_root = got_root(rep, d)
         rows.append(dict(name=name, expected=expected, got=got, top3=top3, ok=ok, ok3=ok3, error=err,
                          false_verdict=false_verdict, first_error=exp.get("first_error"),
-                         got_first_error=got_fe))
+                         got_first_error=got_fe, root=want_root, got_root=have_root,
+                         root_ok=want_root is not None and have_root == want_root,
+                         platform=str(exp.get("platform", "unknown"))))
 
     # per scenario
     w = max(len(r["name"]) for r in rows)
@@ -156,6 +229,8 @@ def main():
     print()
     print("top-1 accuracy: %d/%d = %.1f%%" % (n1, n, top1))
     print("top-3 accuracy: %d/%d = %.1f%%" % (n3, n, top3))
+    pos = [r for r in rows if r["expected"] not in ("none", "?")]
+    print("gotcha named on failures caused by one of the ten: %s" % pct(sum(r["ok"] for r in pos), len(pos)))
 
     falses = [r for r in rows if r["false_verdict"]]
     print("false verdicts (G-verdict on a 'none' run): %d" % len(falses))
@@ -167,15 +242,41 @@ def main():
         print("  %s: expected %s, got %s%s" % (r["name"], r["expected"], r["got"],
                                                (" (%s)" % r["error"]) if r["error"] else ""))
     # runs that are none of the ten must still name their first error from the common pack
-    fe_rows = [r for r in rows if r.get("first_error")]
+    fe_rows = fe_labelled(rows)
     fe_ok = [r for r in fe_rows if r.get("got_first_error") == r["first_error"]]
     print("first error named (runs labelled with one): %d/%d" % (len(fe_ok), len(fe_rows)))
     for r in fe_rows:
         if r not in fe_ok:
             print("  %s: expected %s, got %s" % (r["name"], r["first_error"], r.get("got_first_error")))
-    print("eval: %d passed, %d failed" % (n1, n - n1))
+    root_rows = [r for r in rows if r.get("root")]
+    if root_rows:
+        print("first error is the root line (runs labelled with one): %s" %
+              pct(sum(r["root_ok"] for r in root_rows), len(root_rows)))
+        for r in root_rows:
+            if not r["root_ok"]:
+                print("  %s: root %s:%d, got %s" % (r["name"], r["root"][0], r["root"][1],
+                                                    "%s:%s" % r["got_root"] if r["got_root"] else None))
 
-    healthy_false = [r for r in falses if r["name"].startswith("healthy")]
+    batches = sorted({batch_of(r["name"]) for r in rows} - {""})
+    if batches:
+        print()
+        print("per batch: cases, gotcha named on its failures, top-1, false verdicts, first error, root line")
+        for b in batches:
+            s = summary([r for r in rows if batch_of(r["name"]) == b])
+            print("  %-6s %3d  named %-14s top-1 %-14s false %d/%d  first error %-12s root %s" % (
+                b, s["cases"], s["pos"], s["top1"], s["false"], s["neg"], s["fe"], s["root"]))
+        plats = sorted({r["platform"] for r in rows})
+        print("per platform: " + ", ".join("%s %d" % (p, sum(r["platform"] == p for r in rows)) for p in plats))
+    print("eval: %d passed, %d failed" % (n1, n - n1))
+    hist = opts.get("history")
+    if hist and os.path.isfile(hist):
+        print()
+        print("blind history (%s):" % hist)
+        for line in open(hist, encoding="utf-8"):
+            if line.startswith("|"):
+                print("  " + line.rstrip())
+
+    healthy_false = [r for r in falses if os.path.basename(r["name"]).startswith("healthy")]
     if top1 < 95.0 or healthy_false:
         return 1
     return 0

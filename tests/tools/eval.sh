@@ -3,7 +3,7 @@
 # Usage: GOTCHA_BIN=/abs/path/gotcha sh tests/tools/eval.sh [corpus-dir]
 # The work is done by eval.py (next to this file); this wrapper only checks the inputs.
 set -eu
-CORPUS="${1:-corpus}"
+CORPUS="${1:-corpus}"; [ $# -gt 0 ] || set -- corpus
 if [ -z "${GOTCHA_BIN:-}" ]; then
     echo "eval: GOTCHA_BIN is not set (path to the gotcha binary)" >&2
     exit 2
@@ -17,4 +17,5 @@ if [ ! -d "$CORPUS" ]; then
     exit 2
 fi
 HERE=$(dirname "$0")
-exec python3 "$HERE/eval.py" "$CORPUS"
+shift
+exec python3 "$HERE/eval.py" "$CORPUS" "$@"

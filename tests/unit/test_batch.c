@@ -115,10 +115,50 @@ Test(batch, csv_quotes_fields_with_commas_and_quotes)
     report_batch_row_csv(&out, &row);
     cr_assert_eq(strncmp(out.data, "\"runs/a,b\",", 11), 0);
     cr_assert_not_null(strstr(out.data, "\"say \"\"no\"\"\""));
-    /* as many fields as the header names */
-    size_t commas_header = 0;
-    for (const char *p = report_batch_csv_header(); *p; p++) commas_header += *p == ',';
+    /* as many fields as the header names, with and without the duration_ms column */
+    size_t commas_header = 0, commas_row = 0;
+    for (const char *p = report_batch_csv_header(0); *p; p++) commas_header += *p == ',';
+    cr_assert_eq(commas_header, 9);
+    cr_assert_null(strstr(report_batch_csv_header(0), "duration_ms"));
+    row.timed = 1;
+    row.duration_ms = 41;
+    az_buf_reset(&out);
+    report_batch_row_csv(&out, &row);
+    commas_header = 0;
+    for (const char *p = report_batch_csv_header(1); *p; p++) commas_header += *p == ',';
     cr_assert_eq(commas_header, 10);
+    cr_assert_not_null(strstr(out.data, ",0,0,41,"), "%s", out.data);
+    /* the quoted fields hold two commas and no column: count those outside quotes */
+    int quoted = 0;
+    for (const char *p = out.data; *p; p++) {
+        if (*p == '"') quoted = !quoted;
+        commas_row += !quoted && *p == ',';
+    }
+    cr_assert_eq(commas_row, commas_header, "%s", out.data);
     az_buf_free(&out);
     report_batch_row_free(&row);
+}
+
+/* duration_ms is wall time: written only when the row is timed (batch --timing), so two scans
+ * of the same runs give the same rows; a timed row keeps it through a parse. */
+Test(batch, row_json_has_duration_only_when_timed)
+{
+    struct report_batch_row row, back;
+    report_batch_row_error(&row, "runs/job-1", "cannot be read");
+    char *js = report_batch_row_json(&row);
+    cr_assert_null(strstr(js, "duration_ms"), "%s", js);
+    cr_assert_eq(report_batch_row_parse(&back, js, strlen(js)), AZ_OK);
+    cr_assert_eq(back.timed, 0);
+    report_batch_row_free(&back);
+    free(js);
+    row.timed = 1;
+    row.duration_ms = 1234;
+    js = report_batch_row_json(&row);
+    cr_assert_not_null(strstr(js, ",\"duration_ms\":1234,"), "%s", js);
+    cr_assert_eq(report_batch_row_parse(&back, js, strlen(js)), AZ_OK);
+    cr_assert_eq(back.timed, 1);
+    cr_assert_eq(back.duration_ms, 1234);
+    report_batch_row_free(&back);
+    report_batch_row_free(&row);
+    free(js);
 }

@@ -1,7 +1,9 @@
 /*
  * tests/unit/test_correlate.c - the correlator's detectors, scoring and determinism on small
  * real-shaped runs written into a per-test temporary directory, scanned with a minimal pack
- * written there too (docs/patterns.md format), so the tests do not depend on the shipped pack.
+ * written there too (docs/patterns.md format), so the tests do not depend on the shipped pack's
+ * signatures. The rules the correlator evaluates (and the tags they refer to) are the shipped
+ * pack's, merged into those small packs (with_shipped_model()).
  *
  * Where the fixture shapes come from:
  *  - nvidia-smi --query-gpu=timestamp,temperature.gpu,power.draw --format=csv rows
@@ -29,6 +31,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "correlate/corr.h"
 
@@ -138,11 +142,94 @@ static void write_file(const char *sub, const char *name, const char *text)
     fclose(f);
 }
 
+/* The shipped pack's directory (make unit sets GOTCHA_PATTERNS; GOTCHA_TOP/patterns otherwise). */
+static void shipped_dir(char *dir, size_t n)
+{
+    const char *env = getenv("GOTCHA_PATTERNS"), *top = getenv("GOTCHA_TOP");
+    if (env && *env)
+        snprintf(dir, n, "%s", env);
+    else
+        snprintf(dir, n, "%s/patterns", top && *top ? top : ".");
+}
+
+/* The test pack text with the shipped pack's data model merged in: for each entry it shares
+ * with the shipped pack, that entry's rules, scope, ruled_out, tags and explains (only towards
+ * entries the test pack has); for each signature it shares, the shipped signature's tags. What
+ * the correlator weighs lives in the pack, so the tests' small packs borrow it rather than copy
+ * it. Caller frees. */
+static char *with_shipped_model(const char *text)
+{
+    json_error_t je;
+    json_t *test = json_loads(text, 0, &je);
+    cr_assert_not_null(test, "test pack: %s (line %d)", je.text, je.line);
+    json_t *tentries = json_object_get(test, "entries");
+    char dir[1024];
+    shipped_dir(dir, sizeof dir);
+    static const char *const files[] = {"G1.json", "G2.json",  "G3.json",     "G4.json",
+                                        "G5.json", "G6.json",  "G7.json",     "G8.json",
+                                        "G9.json", "G10.json", "common.json", "context.json"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+        json_t *shipped = json_load_file(path, 0, &je);
+        cr_assert_not_null(shipped, "%s: %s", path, je.text);
+        size_t i, k;
+        json_t *se, *te;
+        json_array_foreach(json_object_get(shipped, "entries"), i, se)
+        {
+            const char *id = json_string_value(json_object_get(se, "id"));
+            json_array_foreach(tentries, k, te)
+            {
+                if (strcmp(json_string_value(json_object_get(te, "id")), id)) continue;
+                static const char *const model[] = {"rules", "scope", "ruled_out", "tags"};
+                for (size_t m = 0; m < sizeof model / sizeof *model; m++) {
+                    json_t *v = json_object_get(se, model[m]);
+                    if (v && !json_object_get(te, model[m])) json_object_set(te, model[m], v);
+                }
+                json_t *ex = json_object_get(se, "explains"), *keep = json_array();
+                size_t x, y;
+                json_t *xe, *oe;
+                json_array_foreach(ex, x, xe)
+                {
+                    const char *to = json_string_value(json_object_get(xe, "id"));
+                    json_array_foreach(tentries, y, oe)
+                    {
+                        if (!strcmp(json_string_value(json_object_get(oe, "id")), to))
+                            json_array_append(keep, xe);
+                    }
+                }
+                if (json_array_size(keep)) json_object_set(te, "explains", keep);
+                json_decref(keep);
+                /* signature tags */
+                size_t a, b;
+                json_t *ss, *ts;
+                json_array_foreach(json_object_get(se, "signatures"), a, ss)
+                {
+                    json_array_foreach(json_object_get(te, "signatures"), b, ts)
+                    {
+                        json_t *tags = json_object_get(ss, "tags");
+                        if (tags && !strcmp(json_string_value(json_object_get(ss, "id")),
+                                            json_string_value(json_object_get(ts, "id"))))
+                            json_object_set(ts, "tags", tags);
+                    }
+                }
+            }
+        }
+        json_decref(shipped);
+    }
+    char *out = json_dumps(test, JSON_INDENT(1));
+    json_decref(test);
+    cr_assert_not_null(out);
+    return out;
+}
+
 static void setup(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/gotcha-corr-XXXXXX");
     cr_assert_not_null(mkdtemp(g_dir));
-    write_file("pack", "test.json", pack_json);
+    char *merged = with_shipped_model(pack_json);
+    write_file("pack", "test.json", merged);
+    free(merged);
     char pdir[128];
     snprintf(pdir, sizeof pdir, "%s/pack", g_dir);
     const char *dirs[] = {pdir};
@@ -196,6 +283,8 @@ static struct corr_result *analyze_dir(const char *sub)
 
 static const char *verdict_id(const struct corr_result *r)
 {
+    /* a verdict (above all "none") of a run that read nothing proves nothing */
+    cr_assert_gt(r->records, 0, "no record was read");
     return r->verdict ? r->verdict->id : "none";
 }
 
@@ -461,6 +550,28 @@ Test(correlate, xid79_alone_is_none_with_first_error)
     corr_result_free(r);
 }
 
+/* The first-error event is the run's story: the compact text view keeps it, every time (its
+ * background flag was once left unset, so the view showed or dropped it at random). */
+Test(correlate, first_error_event_is_never_background)
+{
+    write_file("run", "dmesg.log",
+               "[Tue May 12 10:00:01 2026] NVRM: loading NVIDIA UNIX Open Kernel Module for "
+               "aarch64  580.95.05\n"
+               "[Tue May 12 11:40:17 2026] NVRM: Xid (PCI:0000:01:00): 79, pid=4121, name=python3, "
+               "GPU has fallen off the bus.\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_not_null(r->first_error);
+    size_t found = 0;
+    for (size_t i = 0; i < r->nevents; i++)
+        if (strncmp(r->timeline[i].label, "first error: ", 13) == 0) {
+            found++;
+            cr_assert_eq(r->timeline[i].background, 0);
+            cr_assert_eq(r->timeline[i].line, 2);
+        }
+    cr_assert_eq(found, 1, "one first-error event");
+    corr_result_free(r);
+}
+
 Test(correlate, healthy_run_is_none_without_first_error)
 {
     write_file("run", "train.log",
@@ -661,7 +772,9 @@ static void use_pack2(void)
     match_pack_free(g_pack);
     struct az_buf j = AZ_BUF_INIT; /* in parts: C11 only promises 4095-byte literals */
     az_buf_printf(&j, "%s%s%s%s", pack2_json, pack2_g3, pack2_g10, pack2_ctx);
-    write_file("pack2", "test.json", j.data);
+    char *merged = with_shipped_model(j.data);
+    write_file("pack2", "test.json", merged);
+    free(merged);
     az_buf_free(&j);
     char pdir[128];
     snprintf(pdir, sizeof pdir, "%s/pack2", g_dir);
@@ -900,11 +1013,7 @@ static void use_shipped_pack(void)
     match_pack_free(g_pack);
     g_pack = NULL;
     char dir[1024];
-    const char *env = getenv("GOTCHA_PATTERNS"), *top = getenv("GOTCHA_TOP");
-    if (env && *env)
-        snprintf(dir, sizeof dir, "%s", env);
-    else
-        snprintf(dir, sizeof dir, "%s/patterns", top && *top ? top : ".");
+    shipped_dir(dir, sizeof dir);
     const char *dirs[] = {dir};
     struct az_buf err = AZ_BUF_INIT;
     cr_assert_eq(match_pack_load(&g_pack, dirs, 1, &err), AZ_OK, "%s", err.data ? err.data : "");
@@ -1019,6 +1128,162 @@ Test(correlate, torch_abi_error_alone_is_not_g9)
     corr_result_free(r);
 }
 
+/* ---- install mechanisms (G1, G2, G9) on the shipped pack ---- */
+
+/* A CUDA 12 runtime library missing (xorbitsai/inference#1286's loader line) under a python
+ * logging stamp: before CUDA 13 existed (August 2025) it cannot be the 12/13 ABI. */
+static void write_cuda12_missing(const char *day)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "%s 10:38:52,670 - ERROR - model load failed\n"
+             "ImportError: libcudart.so.12: cannot open shared object file: No such file or "
+             "directory\n",
+             day);
+    write_file("old", "server.log", text);
+}
+
+Test(correlate, cuda12_library_missing_before_cuda13_existed_is_not_g1)
+{
+    use_shipped_pack();
+    write_cuda12_missing("2024-08-22");
+    struct corr_result *r = analyze_dir("old");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_assert_gt(finding_conf(r, "G1"), 0.0, "still weighed");
+    corr_result_free(r);
+    /* near miss: the same line written after CUDA 13 shipped */
+    write_cuda12_missing("2026-01-12");
+    r = analyze_dir("old");
+    cr_assert_str_eq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* torch.cuda's lazy init on a CPU-only torch (facebookresearch/detectron2#460's traceback) */
+Test(correlate, cpu_only_torch_where_cuda_is_needed_is_g9)
+{
+    use_shipped_pack();
+    write_file("cpu", "stderr.log",
+               "  File \"/home/xx/anaconda3/envs/tf-gpu/lib/python3.7/site-packages/torch/cuda/"
+               "__init__.py\", line 95, in _check_driver\n"
+               "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
+               "AssertionError: Torch not compiled with CUDA enabled\n");
+    struct corr_result *r = analyze_dir("cpu");
+    cr_assert_str_eq(verdict_id(r), "G9", "verdict %s", verdict_id(r));
+    cr_assert_not_null(r->first_error);
+    cr_assert_eq(r->first_error->line, 3u, "the exception line, not the raise line");
+    corr_result_free(r);
+    /* near miss: on a Mac (asafamr/bertwsi#1) torch has no CUDA build at all */
+    write_file("cpu", "stderr.log",
+               "  File \"/opt/homebrew/lib/python3.11/site-packages/torch/cuda/__init__.py\", "
+               "line 239, in _lazy_init\n"
+               "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
+               "AssertionError: Torch not compiled with CUDA enabled\n");
+    r = analyze_dir("cpu");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* An install that asked for the cu130 index and got a +cpu torch (pytorch/pytorch#168065:
+ * `pip install torch` on aarch64 resolves the CPU wheel; collect_env's lines). */
+Test(correlate, cpu_torch_after_asking_for_cu130_is_g1)
+{
+    use_shipped_pack();
+    write_file("wheel", "install.log",
+               "pip3 install torch --index-url https://download.pytorch.org/whl/cu130\n"
+               "PyTorch version: 2.9.1+cpu\n"
+               "Is CUDA available: False\n");
+    struct corr_result *r = analyze_dir("wheel");
+    cr_assert_str_eq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    /* near miss: the index delivered its CUDA build */
+    write_file("wheel", "install.log",
+               "pip3 install torch --index-url https://download.pytorch.org/whl/cu130\n"
+               "PyTorch version: 2.9.1+cu130\n"
+               "Is CUDA available: True\n");
+    r = analyze_dir("wheel");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* flash-attn's extension against another torch (Dao-AILab/flash-attention#919's line shape):
+ * flash-attn's wheel, G2; pip replacing torch first makes it G9's consequence. */
+#define FA_ABI_LINE                                                                                \
+    "ImportError: /usr/local/lib/python3.10/dist-packages/flash_attn_2_cuda.cpython-310-x86_64-"   \
+    "linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n"
+
+Test(correlate, flash_attn_torch_symbol_alone_is_g2_not_g9)
+{
+    use_shipped_pack();
+    write_file("fa", "stderr.log", "Traceback (most recent call last):\n" FA_ABI_LINE);
+    struct corr_result *r = analyze_dir("fa");
+    cr_assert_str_eq(verdict_id(r), "G2", "verdict %s", verdict_id(r));
+    cr_assert_lt(finding_conf(r, "G9"), 0.05, "G9 %.2f", finding_conf(r, "G9"));
+    corr_result_free(r);
+    write_file("fa-pip", "stderr.log",
+               "  Attempting uninstall: torch\n"
+               "    Found existing installation: torch 2.2.1\n"
+               "      Successfully uninstalled torch-2.2.1\n"
+               "Successfully installed torch-2.3.0\n"
+               "Traceback (most recent call last):\n" FA_ABI_LINE);
+    r = analyze_dir("fa-pip");
+    cr_assert_str_eq(verdict_id(r), "G9", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* pip's console stopping in a flash-attn source build (Dao-AILab/flash-attention#1912's shape):
+ * G2 where flash-attn ships no wheel (a CUDA 13 torch, #2045), a hint elsewhere (a build that is
+ * merely slow, or a console copied while it ran). */
+static void write_fa_build(const char *torch)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "Collecting flash-attn==2.8.3\n"
+             "  Downloading flash_attn-2.8.3.tar.gz (8.4 MB)\n"
+             "  Preparing metadata (setup.py) ... done\n"
+             "Requirement already satisfied: torch in /home/dev/.venv/lib/python3.12/site-packages "
+             "(from flash-attn==2.8.3) (%s)\n"
+             "Building wheels for collected packages: flash-attn\n"
+             "  Building wheel for flash-attn (setup.py) ... \n",
+             torch);
+    write_file("fa-build", "pip.log", text);
+}
+
+Test(correlate, flash_attn_build_as_last_line_needs_a_platform_without_wheels)
+{
+    use_shipped_pack();
+    write_fa_build("2.9.1+cu130");
+    struct corr_result *r = analyze_dir("fa-build");
+    cr_assert_str_eq(verdict_id(r), "G2", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_fa_build("2.2.1+cu121");
+    r = analyze_dir("fa-build");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_assert_gt(finding_conf(r, "G2"), 0.0, "still weighed");
+    corr_result_free(r);
+}
+
+/* pip collecting a torch another package pins ('pip3 install vllm==0.7.3' transcript shape):
+ * in a fresh venv an install, beside an installed torch (a pip list row) a replacement. */
+Test(correlate, pinned_torch_collected_replaces_only_an_installed_torch)
+{
+    use_shipped_pack();
+    static const char pip[] = "Collecting vllm==0.7.3\n"
+                              "Collecting psutil (from vllm==0.7.3)\n"
+                              "Collecting torch==2.5.1 (from vllm==0.7.3)\n"
+                              "Collecting torchaudio==2.5.1 (from vllm==0.7.3)\n";
+    write_file("pin", "pip.log", pip);
+    struct corr_result *r = analyze_dir("pin");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_file("pin2", "pip-list.txt",
+               "torch                         2.4.0+cu121\n"
+               "torchvision                   0.19.0+cu121\n");
+    write_file("pin2", "pip.log", pip);
+    r = analyze_dir("pin2");
+    cr_assert_str_eq(verdict_id(r), "G9", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
 /* The driver's probe-time report names no Xid and none of the usual error words, yet it is the
  * run's failure (NVIDIA/NVSentinel#155): a decisive common signature is an error line. */
 Test(correlate, decisive_common_failure_is_the_first_error_without_error_words)
@@ -1108,7 +1373,25 @@ Test(correlate, a_nonfatal_warning_never_outranks_the_error_that_follows)
     r = analyze_dir("warn-alone");
     cr_assert_not_null(r->first_error);
     cr_expect_eq(r->first_error->line, 1u);
-    cr_expect(r->first_error->sig->noise);
+    cr_expect(r->first_error->sig->role == MATCH_ROLE_NOISE);
+    corr_result_free(r);
+}
+
+/* Both demotions at once: a cascade line (torchrun's ChildFailedError, the shape of
+ * torch/distributed/elastic/multiprocessing/errors/__init__.py) is still an error the run shows,
+ * so it outranks an earlier non-fatal NCCL WARN; the warning is named only when nothing else is. */
+Test(correlate, a_cascade_line_outranks_an_earlier_noise_line)
+{
+    use_shipped_pack();
+    write_file("both", "train.log",
+               "gpu-node-3:1234:5678 [0] NCCL WARN NET/IB : Got non-fatal async event: port error\n"
+               "2026-05-12 10:00:01,000 INFO step 10 loss 1.23\n"
+               "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n");
+    struct corr_result *r = analyze_dir("both");
+    cr_assert_eq(r->records, 3);
+    cr_assert_not_null(r->first_error);
+    cr_expect_eq(r->first_error->line, 3u, "the cascade line, not the earlier warning");
+    cr_expect(r->first_error->sig->role == MATCH_ROLE_CASCADE);
     corr_result_free(r);
 }
 
@@ -1155,5 +1438,378 @@ Test(correlate, an_xid_the_catalogue_does_not_list_is_named_by_its_number)
     cr_expect_null(r->first_error->sig->code);
     cr_expect_str_eq(r->first_error->note, "Xid 999: not in the catalogue");
     cr_expect_eq(r->ncodes, 0);
+    corr_result_free(r);
+}
+
+/* ---- prefixes: signatures see the message (tokenize/tok_prefix.c) ---- */
+
+/* An SGLang server under docker compose (sgl-project/sglang#12496's prefix, #7227's scheduler
+ * traceback): the exception line is anchored in the shipped pack ("^...Error: "), and only
+ * matches once compose's "sglang-1  | " is stripped. */
+static void write_compose_sglang(void)
+{
+    write_file("run", "server.log",
+               "sglang-1  | [2025-11-01 16:50:30] Load weight begin. avail mem=22.46 GB\n"
+               "sglang-1  | [2025-11-01 16:50:31] Scheduler hit an exception: Traceback (most "
+               "recent call last):\n"
+               "sglang-1  |   File \"/sgl-workspace/sglang/python/sglang/srt/managers/"
+               "scheduler.py\", line 2546, in run_scheduler_process\n"
+               "sglang-1  | ValueError: tokenizer_config.json has no chat_template\n");
+}
+
+static struct corr_result *analyze_dir_threads(const char *sub, unsigned threads)
+{
+    struct corr_config cfg;
+    corr_config_default(&cfg, g_pack);
+    cfg.threads = threads;
+    struct match_scanner *sc = match_scanner_new(g_pack);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, sub);
+    const char *pp[] = {path};
+    struct corr_result *r = NULL;
+    cr_assert_eq(corr_analyze(&cfg, sc, pp, 1, &r), AZ_OK);
+    match_scanner_free(sc);
+    return r;
+}
+
+Test(correlate, anchored_signature_matches_behind_a_compose_prefix)
+{
+    use_shipped_pack();
+    write_compose_sglang();
+    for (unsigned threads = 1; threads <= 2; threads++) { /* the scan and the pipe's workers */
+        struct corr_result *r = analyze_dir_threads("run", threads);
+        cr_assert_eq(r->records, 4);
+        cr_assert_not_null(r->first_error, "-j%u: no first error behind the prefix", threads);
+        cr_assert_eq(r->first_error->line, 4);
+        /* evidence keeps the whole record, prefix included */
+        cr_assert(strncmp(r->first_error->text, "sglang-1  | ValueError: ", 24) == 0, "%s",
+                  r->first_error->text);
+        /* the time is the SGLang stamp the line inherits (line 4 has none of its own) */
+        cr_assert_eq(r->first_error->time.kind, AZ_TIME_ABS);
+        corr_result_free(r);
+    }
+}
+
+Test(correlate, anchored_signature_still_anchored_after_stripping)
+{
+    /* near miss: the exception name in the middle of the message is not an exception line */
+    use_shipped_pack();
+    write_file("run", "server.log",
+               "sglang-1  | [2025-11-01 16:50:30] Load weight begin. avail mem=22.46 GB\n"
+               "sglang-1  | retrying after ValueError: tokenizer_config.json has no "
+               "chat_template\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_eq(r->records, 2);
+    cr_assert_null(r->first_error, "matched mid-message: %s",
+                   r->first_error ? r->first_error->text : "");
+    corr_result_free(r);
+}
+
+Test(correlate, rank_prefix_names_the_lane_of_its_evidence)
+{
+    /* srun --label over PyTorch's rank tag: the rank is the evidence's lane */
+    use_shipped_pack();
+    write_file("run", "slurm-1234.out",
+               "42: [rank42]: Traceback (most recent call last):\n"
+               "42: [rank42]:   File \"/w/train.py\", line 9, in <module>\n"
+               "42: [rank42]: ValueError: tokenizer_config.json has no chat_template\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_not_null(r->first_error);
+    cr_assert_str_eq(r->first_error->lane, "rank42");
+    corr_result_free(r);
+}
+
+/* ---- roles ---- */
+
+/* A pack of two common failures: vLLM's "See root cause above" line (role as given) and a CUDA
+ * error. Line shapes: vLLM v1's core_client.py message and the CUDA runtime's error string, as
+ * quoted in vllm-project/vllm issue threads. */
+static void use_role_pack(const char *role)
+{
+    match_pack_free(g_pack);
+    g_pack = NULL;
+    struct az_buf j = AZ_BUF_INIT;
+    az_buf_printf(&j,
+                  "{\"entries\": [{\"id\": \"C.engine\", \"family\": \"common\", \"title\": \"t\", "
+                  "\"fix\": \"f\", \"signatures\": [{\"id\": \"C.engine.dead\", \"kinds\": "
+                  "[\"any\"], \"strength\": \"strong\", \"role\": \"%s\", \"regex\": \"Engine "
+                  "core initialization failed\", \"examples\": {\"match\": [\"RuntimeError: "
+                  "Engine core initialization failed. See root cause above.\"], \"no_match\": "
+                  "[\"Engine core ready\"]}, \"sources\": [\"t\"]}]},"
+                  " {\"id\": \"C.cuda\", \"family\": \"common\", \"title\": \"t\", \"fix\": \"f\", "
+                  "\"signatures\": [{\"id\": \"C.cuda.no-kernel\", \"kinds\": [\"any\"], "
+                  "\"strength\": \"strong\", \"regex\": \"CUDA error: no kernel image\", "
+                  "\"examples\": {\"match\": [\"RuntimeError: CUDA error: no kernel image is "
+                  "available for execution on the device\"], \"no_match\": [\"CUDA error\"]}, "
+                  "\"sources\": [\"t\"]}]}]}\n",
+                  role);
+    write_file("rolepack", "test.json", j.data);
+    az_buf_free(&j);
+    char pdir[128];
+    snprintf(pdir, sizeof pdir, "%s/rolepack", g_dir);
+    const char *dirs[] = {pdir};
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(match_pack_load(&g_pack, dirs, 1, &err), AZ_OK, "%s", err.data ? err.data : "");
+    az_buf_free(&err);
+}
+
+static void write_engine_logs(void)
+{
+    /* two untimed logs: the API server's (its path sorts first) and the engine core's */
+    write_file("run", "apiserver.log",
+               "(APIServer pid=2001) ERROR [core_client.py:610] Engine core proc EngineCore_DP0 "
+               "died unexpectedly, shutting down client.\n"
+               "RuntimeError: Engine core initialization failed. See root cause above. Failed "
+               "core proc(s): {'EngineCore_DP0': 1}\n");
+    write_file("run", "enginecore.log",
+               "Traceback (most recent call last):\n"
+               "  File \"/usr/lib/python3/dist-packages/vllm/v1/engine/core.py\", line 498\n"
+               "RuntimeError: CUDA error: no kernel image is available for execution on the "
+               "device\n");
+}
+
+Test(correlate, a_cascade_line_yields_the_first_error_to_the_root)
+{
+    use_role_pack("cascade");
+    write_engine_logs();
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_eq(r->records, 5);
+    cr_assert_not_null(r->first_error);
+    cr_assert_str_eq(r->first_error_entry->id, "C.cuda");
+    cr_assert_eq(r->first_error->line, 3);
+    corr_result_free(r);
+}
+
+Test(correlate, a_root_role_keeps_the_earliest_line_first)
+{
+    /* near miss: the same line as a root is the earliest error (path order of untimed logs) */
+    use_role_pack("root");
+    write_engine_logs();
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_eq(r->records, 5);
+    cr_assert_not_null(r->first_error);
+    cr_assert_str_eq(r->first_error_entry->id, "C.engine");
+    corr_result_free(r);
+}
+
+/* ---- the run's outcome (correlate/outcome.c), with the shipped pack's end markers ----
+ * Shapes: HF Trainer's tqdm bar, its metrics dicts and its final {'train_runtime': ...} dict
+ * (transformers Trainer.train(), as in corpus/healthy-qlora-unsloth-completes); a Python
+ * traceback ending in "KeyError: 'labels'" (corpus/other-01, from a data-collator issue); a
+ * trainer logging why it aborts with python logging's ERROR level (corpus/G4-b); the nvidia-smi
+ * default table's header (nvidia-smi(1)). */
+static const char *const hf_steps =
+    "2026-03-02 10:00:00,000 INFO ***** Running training *****\n"
+    "{'loss': 1.8421, 'grad_norm': 0.9312, 'learning_rate': 0.0002, 'epoch': 0.1}\n"
+    " 10%|#         | 30/300 [15:45<2:21:45, 31.50s/it]\n"
+    "{'loss': 1.3107, 'grad_norm': 0.5120, 'learning_rate': 0.00018, 'epoch': 0.2}\n";
+
+static struct corr_result *outcome_run(const char *tail)
+{
+    use_shipped_pack();
+    char *text = az_xasprintf("%s%s", hf_steps, tail);
+    write_file("run", "train.log", text);
+    free(text);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_gt(r->records, 3, "the log was read");
+    return r;
+}
+
+Test(correlate, outcome_failed_at_the_first_error)
+{
+    struct corr_result *r =
+        outcome_run("Traceback (most recent call last):\n"
+                    "  File \"/usr/lib/python3/dist-packages/transformers/trainer.py\", line 2240\n"
+                    "KeyError: 'labels'\n");
+    cr_assert_eq(r->outcome, CORR_OUTCOME_FAILED, "%s", corr_outcome_name(r->outcome));
+    cr_assert_not_null(r->outcome_at);
+    cr_assert_eq(r->outcome_at->line, 7);
+    cr_assert_str_eq(r->outcome_at->text, "KeyError: 'labels'");
+    corr_result_free(r);
+}
+
+Test(correlate, outcome_completed_at_the_end_marker)
+{
+    struct corr_result *r = outcome_run(
+        "100%|##########| 300/300 [2:37:30<00:00, 31.50s/it]\n"
+        "{'train_runtime': 9477.845, 'train_samples_per_second': 0.254, 'train_loss': 0.98133}\n");
+    cr_assert_eq(r->outcome, CORR_OUTCOME_COMPLETED, "%s", corr_outcome_name(r->outcome));
+    cr_assert_not_null(r->outcome_at);
+    cr_assert_eq(r->outcome_at->line, 6);
+    cr_assert_str_eq(corr_outcome_name(r->outcome), "completed");
+    corr_result_free(r);
+}
+
+Test(correlate, outcome_error_after_the_end_marker_is_failed)
+{
+    struct corr_result *r = outcome_run(
+        "{'train_runtime': 9477.845, 'train_samples_per_second': 0.254, 'train_loss': 0.98133}\n"
+        "Traceback (most recent call last):\n"
+        "  File \"save.py\", line 12, in <module>\n"
+        "KeyError: 'labels'\n");
+    cr_assert_eq(r->outcome, CORR_OUTCOME_FAILED, "%s", corr_outcome_name(r->outcome));
+    corr_result_free(r);
+}
+
+Test(correlate, outcome_cut_off_when_the_log_just_stops)
+{
+    struct corr_result *r = outcome_run(" 11%|#         | 33/300 [17:20<2:20:10, 31.50s/it]\n");
+    cr_assert_eq(r->outcome, CORR_OUTCOME_CUT_OFF, "%s", corr_outcome_name(r->outcome));
+    cr_assert_not_null(r->outcome_at);
+    cr_assert_eq(r->outcome_at->line, 5, "the log's last line");
+    cr_assert_str_eq(corr_outcome_name(r->outcome), "cut-off");
+    corr_result_free(r);
+}
+
+Test(correlate, outcome_failed_when_the_job_logs_its_abort)
+{
+    struct corr_result *r = outcome_run("2026-04-03 11:11:48,419 ERROR trainer: step time 5.05 s "
+                                        "exceeds watchdog limit 5.00 s; aborting run\n");
+    cr_assert_eq(r->outcome, CORR_OUTCOME_FAILED, "%s", corr_outcome_name(r->outcome));
+    cr_assert_not_null(r->outcome_at);
+    cr_assert_eq(r->outcome_at->line, 5);
+    corr_result_free(r);
+}
+
+Test(correlate, outcome_unknown_with_snapshots_only)
+{
+    use_shipped_pack();
+    write_file(
+        "run", "nvidia-smi.txt",
+        "Tue May 12 13:04:32 2026\n"
+        "+-----------------------------------------------------------------------------------"
+        "------+\n"
+        "| NVIDIA-SMI 580.95.05              Driver Version: 580.95.05      CUDA Version: "
+        "13.0     |\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_gt(r->records, 0, "the snapshot was read");
+    cr_assert_eq(r->outcome, CORR_OUTCOME_UNKNOWN, "%s", corr_outcome_name(r->outcome));
+    cr_assert_null(r->outcome_at);
+    corr_result_free(r);
+}
+
+/* ---- a lone line that names the mechanism on GB10 (issue 11: "a lone strong line is held
+ * back"); the pack says per signature where it is decisive ---- */
+
+static struct corr_result *analyze_dir_on(const char *sub, enum corr_platform platform)
+{
+    struct corr_config cfg;
+    corr_config_default(&cfg, g_pack);
+    cfg.platform = platform;
+    struct match_scanner *sc = match_scanner_new(g_pack);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, sub);
+    const char *pp[] = {path};
+    struct corr_result *r = NULL;
+    cr_assert_eq(corr_analyze(&cfg, sc, pp, 1, &r), AZ_OK);
+    match_scanner_free(sc);
+    return r;
+}
+
+/* vLLM's Marlin fallback warning as a worker printed it on 2x RTX Pro 6000 (vllm#27471): the
+ * same line is printed on every GPU that takes the weight-only path, so alone and off GB10 it
+ * names nothing; on a GB10 it is the NVFP4 fallback G7 is about. */
+#define MARLIN_FP4_LINE                                                                            \
+    "(Worker_TP0 pid=201) WARNING 10-24 09:50:14 [marlin_utils_fp4.py:137] Your GPU does not "     \
+    "have native support for FP4 computation but FP4 quantization is being used. Weight-only "     \
+    "FP4 compression will be used leveraging the Marlin kernel. This may degrade performance "     \
+    "for compute-heavy workloads.\n"
+
+Test(correlate, a_line_decisive_on_gb10_names_its_gotcha_only_there)
+{
+    use_shipped_pack();
+    write_file("run", "vllm.log", MARLIN_FP4_LINE);
+    struct corr_result *r = analyze_dir_on("run", CORR_PLATFORM_AUTO);
+    cr_assert_str_eq(verdict_id(r), "none", "alone, platform unknown: a hint (%s)", verdict_id(r));
+    cr_expect_lt(finding_conf(r, "G7"), 0.35);
+    corr_result_free(r);
+    r = analyze_dir_on("run", CORR_PLATFORM_GB10);
+    cr_assert_str_eq(verdict_id(r), "G7", "on GB10 the line decides (%s)", verdict_id(r));
+    cr_expect_geq(r->findings[0].confidence, 0.8);
+    corr_result_free(r);
+    /* the platform from the inputs: PyTorch's capability warning names a GB10 */
+    write_file(
+        "gb10", "vllm.log",
+        "UserWarning: Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.\n" MARLIN_FP4_LINE);
+    r = analyze_dir_on("gb10", CORR_PLATFORM_AUTO);
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_eq(verdict_id(r), "G7", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* vLLM's startup check (vllm/v1/worker/utils.py request_memory). On a 22 GiB device it is an
+ * ordinary shortfall (pytorch/pytorch#175666's line): none of the GB10 gotchas. */
+Test(correlate, vllm_startup_free_memory_on_a_discrete_gpu_is_none)
+{
+    use_shipped_pack();
+    write_file(
+        "run", "vllm.log",
+        "(EngineCore_DP0 pid=6940) ValueError: Free memory on device cuda:1 (19.77/22.05 GiB) "
+        "on startup is less than desired GPU memory utilization (0.9, 19.84 GiB). Decrease GPU "
+        "memory utilization or reduce GPU memory used by other processes.\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_assert_str_eq(r->context.platform, "other");
+    corr_result_free(r);
+}
+
+/* The same check on GB10's pool, in the later wording ("Free memory on cuda:0 (X/Y GiB) <
+ * desired utilization (U, R GiB)", vLLM >= 0.12) and wrapped after its head as a terminal copy
+ * leaves it: under half the pool free names a second holder (G6, a decisive rule outcome that
+ * G6's caps on hints do not hold back); a few GiB short of the request is the pool's headroom
+ * (G3); under half free with a 100 GiB page cache in /proc/meminfo is G3 again. The numbers are
+ * those of MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks#47 (101.3 of 121.69 GiB free, 105.87 GiB
+ * wanted) and of a pool mostly held elsewhere. */
+Test(correlate, vllm_startup_free_memory_on_the_gb10_pool_splits_g6_from_g3)
+{
+    use_shipped_pack();
+    write_file("held", "vllm.log",
+               "ValueError: Free memory on cuda:0 (30.20/121.69 GiB) < desired utilization (0.8, "
+               "97.35 GiB). Decrease GPU memory utilization or reduce GPU memory used by other "
+               "processes.\n");
+    struct corr_result *r = analyze_dir("held");
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_eq(verdict_id(r), "G6", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+
+    write_file("short", "vllm.log",
+               "ValueError: Free memory on device cuda:0 (101.30/121.69 GiB) on startup is\n"
+               "less than desired GPU memory utilization (0.87, 105.87 GiB). Decrease GPU memory\n"
+               "utilization or reduce GPU memory used by other processes.\n");
+    r = analyze_dir("short");
+    cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+
+    /* /proc/meminfo's layout (proc(5)); 110 GB of it page cache */
+    write_file("cache", "vllm.log",
+               "ValueError: Free memory on cuda:0 (30.20/121.69 GiB) < desired utilization (0.8, "
+               "97.35 GiB).\n");
+    write_file("cache", "meminfo.txt",
+               "MemTotal:       127600748 kB\n"
+               "MemFree:         31666176 kB\n"
+               "MemAvailable:   118210292 kB\n"
+               "Buffers:           412332 kB\n"
+               "Cached:         110315404 kB\n");
+    r = analyze_dir("cache");
+    cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* A run with no verdict whose only error line is a weak gotcha hint still names it as its first
+ * error: the driver's allocation failure as journalctl -k showed it on a GB10
+ * (NVIDIA/open-gpu-kernel-modules#1358), after an INFO line of the loader. */
+Test(correlate, a_weak_gotcha_error_line_is_the_first_error_of_a_run_without_verdict)
+{
+    use_shipped_pack();
+    write_file("run", "kern.log",
+               "INFO 09-13 10:00:01 [gpu_model_runner.py:2602] Loading model from scratch...\n"
+               "NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory [NV_ERR_NO_MEMORY] "
+               "(0x00000051) returned from _memdescAllocInternal(pMemDesc) @ mem_desc.c:1359\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "none", "NV_ERR_NO_MEMORY alone is no verdict (%s)",
+                     verdict_id(r));
+    cr_assert_not_null(r->first_error_entry, "a first error is named");
+    cr_expect_str_eq(r->first_error_entry->id, "G3");
+    cr_expect_eq(r->first_error->line, 2u);
     corr_result_free(r);
 }

@@ -943,3 +943,100 @@ Test(ingest, reports_library_versions)
     cr_assert_not_null(strchr(ingest_zstd_version(), '.'));
     cr_assert_not_null(strstr(ingest_archive_version(), "libarchive"));
 }
+
+/* ---- runs of empty records (ingest_reader_skip_empty) ---- */
+
+struct chunked {
+    const char *data;
+    size_t len, pos, chunk;
+};
+
+static long chunked_read(void *ctx, void *buf, size_t cap, const char **err)
+{
+    (void)err;
+    struct chunked *c = ctx;
+    size_t n = c->len - c->pos;
+    if (n > cap) n = cap;
+    if (n > c->chunk) n = c->chunk;
+    memcpy(buf, c->data + c->pos, n);
+    c->pos += n;
+    return (long)n;
+}
+
+struct rec_copy {
+    char text[16];
+    size_t len;
+    uint64_t lineno;
+    int cut;
+};
+
+static struct ingest_reader *open_chunked(struct chunked *c, size_t max_line)
+{
+    struct ingest_options o;
+    ingest_options_default(&o);
+    o.max_line = max_line;
+    struct ingest_reader *r;
+    cr_assert_eq(ingest_reader_open_cb(&r, chunked_read, c, 0, "tqdm.log", &o), AZ_OK);
+    struct ingest_member m;
+    cr_assert_eq(ingest_reader_next_member(r, &m), AZ_OK);
+    return r;
+}
+
+/* Blank lines, lone CRs and CRLFs between short records, a long record cut at max_line with
+ * blank lines after it, and a CR as the last byte: skipping after any record (the skip may stop
+ * at a chunk boundary, inside a CRLF, or at max) consumes exactly the empty records next_line()
+ * would have returned, with the same line numbers. */
+Test(ingest, skip_empty_consumes_what_next_line_would_return)
+{
+    static const char input[] = "a\n\n\n\r\r\nb\r\r\n\r\n\n\n\n\nc\r\n\n"
+                                "0123456789abcdef\n\n\r\n"
+                                "d\n\r\r\r\r\r";
+    size_t n = sizeof input - 1;
+    struct rec_copy want[64];
+    size_t nwant = 0;
+    struct chunked c0 = {input, n, 0, 4096};
+    struct ingest_reader *r = open_chunked(&c0, 8);
+    struct ingest_line l;
+    enum az_status st;
+    while ((st = ingest_reader_next_line(r, &l)) == AZ_OK || st == AZ_WARN) {
+        cr_assert_lt(nwant, AZ_ARRAY_LEN(want));
+        struct rec_copy *w = &want[nwant++];
+        memcpy(w->text, l.text, l.len);
+        w->len = l.len;
+        w->lineno = l.lineno;
+        w->cut = l.cut;
+    }
+    ingest_reader_free(r);
+    cr_assert_eq(nwant, 23); /* 5 with text (one of them cut), 18 empty */
+
+    static const size_t chunks[] = {1, 2, 3, 7, 4096};
+    static const uint64_t maxes[] = {1, 2, UINT64_MAX};
+    for (size_t ci = 0; ci < AZ_ARRAY_LEN(chunks); ci++)
+        for (size_t mi = 0; mi < AZ_ARRAY_LEN(maxes); mi++) {
+            struct chunked c = {input, n, 0, chunks[ci]};
+            r = open_chunked(&c, 8);
+            size_t k = 0;
+            uint64_t skipped_total = 0;
+            while ((st = ingest_reader_next_line(r, &l)) == AZ_OK || st == AZ_WARN) {
+                cr_assert_lt(k, nwant, "chunk %zu: more records than next_line alone", chunks[ci]);
+                cr_assert_eq(l.len, want[k].len, "chunk %zu record %zu", chunks[ci], k);
+                cr_assert_eq(memcmp(l.text, want[k].text, l.len), 0);
+                cr_assert_eq(l.lineno, want[k].lineno, "chunk %zu record %zu", chunks[ci], k);
+                cr_assert_eq(l.cut, want[k].cut);
+                k++;
+                uint64_t last = 0, got = ingest_reader_skip_empty(r, maxes[mi], &last);
+                cr_assert_leq(got, maxes[mi]);
+                for (uint64_t i = 0; i < got; i++)
+                    cr_assert_eq(want[k + i].len, 0u, "chunk %zu: skipped a record with text",
+                                 chunks[ci]);
+                if (got) cr_assert_eq(last, want[k + got - 1].lineno, "chunk %zu", chunks[ci]);
+                k += got;
+                skipped_total += got;
+            }
+            cr_assert_eq(st, AZ_EOF);
+            cr_assert_eq(k, nwant, "chunk %zu max %llu", chunks[ci], (unsigned long long)maxes[mi]);
+            cr_assert_gt(skipped_total, 0);
+            cr_assert_eq(ingest_reader_stats(r)->records, nwant); /* skipped ones count too */
+            ingest_reader_free(r);
+        }
+}

@@ -372,13 +372,13 @@ Test(match, error_bad_ids_reported_all_at_once)
     snprintf(sigs, sizeof(sigs), "%s, %s", s1, s2);
     write_pack("p", "a.json", g3_pack(sigs));
     const char *dir = write_pack("p", "b.json",
-                                 "{\"entries\": [{\"id\": \"G11\", \"family\": \"gotcha\", "
+                                 "{\"entries\": [{\"id\": \"g11\", \"family\": \"gotcha\", "
                                  "\"title\": \"t\", \"symptom\": \"s\", \"cause\": \"c\", "
                                  "\"check\": \"k\", \"fix\": \"f\", \"signatures\": []}]}");
     char *e = load_error(dir);
     cr_expect(strstr(e, "a.json: G3x: signature ids are \"G3.<name>\"") != NULL, "%s", e);
     cr_expect(strstr(e, "a.json: G3.y: bad regex") != NULL, "%s", e);
-    cr_expect(strstr(e, "b.json: G11: bad id: gotcha ids are G1..G10") != NULL, "%s", e);
+    cr_expect(strstr(e, "b.json: g11: bad id: gotcha ids are G<n> or a site id") != NULL, "%s", e);
     cr_expect_geq(count_lines(e), 3, "%s", e);
     free(e);
 }
@@ -454,6 +454,33 @@ Test(match, declared_literal_missing_from_example_fails_check)
     cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(s)), &p, &err), AZ_OK, "%s", err.data);
     cr_expect_eq(match_pack_check(p, &rep), 1, "%s", rep.data ? rep.data : "");
     cr_expect(strstr(rep.data, "G3.oom: match example 0 contains none of the literals") != NULL);
+    match_pack_free(p);
+    az_buf_free(&err);
+    az_buf_free(&rep);
+}
+
+Test(match, examples_are_checked_past_their_prefixes)
+{
+    /* an anchored signature's example pasted from a vLLM server log (the EngineCore tag and the
+     * logger header of vllm-project/vllm#45784): the check sees what the scan would, the message;
+     * a no_match line whose only "match" is in its prefix passes too */
+    const char *s =
+        sig_json("G3.exc", "^(?<exception>[A-Za-z.]*Error): CUDA out of memory", "",
+                 "(EngineCore_DP0 pid=1362711) ERROR 06-22 10:58:02 [core.py:1195] "
+                 "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2 GiB",
+                 "sglang-1  | retried after torch.OutOfMemoryError: CUDA out of memory");
+    struct az_buf err = AZ_BUF_INIT, rep = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(s)), &p, &err), AZ_OK, "%s", err.data);
+    cr_expect_eq(match_pack_check(p, &rep), 0, "%s", rep.data ? rep.data : "");
+    /* the regex matches the body, not the whole line: without the stripping the check fails */
+    const struct match_sig *sig = match_pack_find_sig(p, "G3.exc");
+    cr_assert_not_null(sig);
+    const char *body = "torch.OutOfMemoryError: CUDA out of memory";
+    cr_expect_eq(match_sig_exec(sig, body, strlen(body)), 1);
+    const char *whole = "(EngineCore_DP0 pid=1) ERROR 06-22 10:58:02 [core.py:1195] " /* */
+                        "torch.OutOfMemoryError: CUDA out of memory";
+    cr_expect_eq(match_sig_exec(sig, whole, strlen(whole)), 0);
     match_pack_free(p);
     az_buf_free(&err);
     az_buf_free(&rep);
@@ -997,7 +1024,7 @@ Test(match, catalogue_shape_hit_is_reported_as_its_code)
     /* a code NVIDIA says to ignore is declared noise by its action */
     s = scan_one(sc, "T (0:1): 63");
     cr_expect_str_eq(s->id, "C.t.63");
-    cr_expect(s->noise);
+    cr_expect(s->role == MATCH_ROLE_NOISE);
     cr_expect_eq(s->strength, MATCH_WEAK);
     /* a code the table does not list stays the shape's own hit */
     s = scan_one(sc, "T (0:1): 1234");
@@ -1106,4 +1133,86 @@ Test(match, shipped_catalogues_are_complete_and_resolve_real_shapes)
     cr_expect_str_eq(s13->severity, "nonfatal");
     match_scanner_free(sc);
     match_pack_free(p);
+}
+
+/* "outcome" marks end-marker entries: only "completed", only on context entries (an end marker
+ * is never a finding). */
+Test(match, entry_outcome_is_completed_on_context_entries_only)
+{
+    const char *sig = "{\"id\": \"CTX.end.done\", \"kinds\": [\"any\"], \"strength\": \"context\","
+                      " \"regex\": \"Application shutdown complete\\\\.\","
+                      " \"examples\": {\"match\": [\"INFO:     Application shutdown complete.\"],"
+                      " \"no_match\": [\"INFO:     Waiting for application shutdown.\"]},"
+                      " \"sources\": [\"uvicorn\"]}";
+    char *good =
+        az_xasprintf("{\"entries\": [{\"id\": \"CTX.end\", \"family\": \"context\", "
+                     "\"title\": \"t\", \"outcome\": \"completed\", \"signatures\": [%s]}]}",
+                     sig);
+    const char *dirs[] = {write_pack("ok", "end.json", good)};
+    struct match_pack *p = NULL;
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(match_pack_load(&p, dirs, 1, &err), AZ_OK, "%s", err.data ? err.data : "");
+    const struct match_entry *e = NULL;
+    for (size_t i = 0; i < match_pack_entry_count(p); i++)
+        if (!strcmp(match_pack_entry(p, i)->id, "CTX.end")) e = match_pack_entry(p, i);
+    cr_assert_not_null(e);
+    cr_assert_eq(e->ends_run, 1);
+    match_pack_free(p);
+    az_buf_free(&err);
+    free(good);
+
+    char *bad = az_xasprintf("{\"entries\": [{\"id\": \"CTX.end\", \"family\": \"context\", "
+                             "\"title\": \"t\", \"outcome\": \"failed\", \"signatures\": [%s]}]}",
+                             sig);
+    char *e1 = load_error(write_pack("bad1", "end.json", bad));
+    cr_expect(strstr(e1, "unknown outcome \"failed\"") != NULL, "%s", e1);
+    free(e1);
+    free(bad);
+    char *fam =
+        az_xasprintf("{\"entries\": [{\"id\": \"C.end\", \"family\": \"common\", \"title\": \"t\", "
+                     "\"fix\": \"f\", \"outcome\": \"completed\", \"signatures\": [%s]}]}",
+                     sig);
+    char *fixed = fam; /* the signature id must carry the entry id */
+    char *at = strstr(fixed, "CTX.end.done");
+    cr_assert_not_null(at);
+    memcpy(at, "C.end.done__", 12);
+    char *e2 = load_error(write_pack("bad2", "end.json", fixed));
+    cr_expect(strstr(e2, "\"outcome\" is for context entries") != NULL, "%s", e2);
+    free(e2);
+    free(fam);
+}
+
+/* "decisive_on" names a platform, and only lifts a root line of strength strong or weak. */
+Test(match, error_decisive_on_unknown_platform_or_strength)
+{
+    const char *s =
+        sig_json("G3.oom", OOM_REGEX, " \"decisive_on\": \"h100\",", OOM_LINE, NEAR_MISS);
+    char *e = load_error(write_pack("p", "g3.json", g3_pack(s)));
+    cr_expect(strstr(e, "G3.oom: unknown platform \"h100\" in \"decisive_on\"") != NULL, "%s", e);
+    free(e);
+    s = sig_json("G3.oom", OOM_REGEX, " \"decisive_on\": \"gb10\", \"role\": \"cascade\",",
+                 OOM_LINE, NEAR_MISS);
+    e = load_error(write_pack("q", "g3.json", g3_pack(s)));
+    cr_expect(strstr(e, "G3.oom: \"decisive_on\" needs role root") != NULL, "%s", e);
+    free(e);
+}
+
+/* The shipped pack says which lines are decisive on GB10 only: the Marlin FP4 fallback warning
+ * is one (printed on RTX Pro 6000 and Thor too, vllm#27471), and it stays weak elsewhere. */
+Test(match, shipped_decisive_on_gb10_is_loaded_on_a_weak_line)
+{
+    struct match_pack *p = NULL;
+    struct az_buf err = AZ_BUF_INIT;
+    char buf[1024];
+    const char *dir = shipped_dir(buf, sizeof buf);
+    cr_assert_eq(load1(dir, &p, &err), AZ_OK, "%s", err.data ? err.data : "");
+    const struct match_sig *s = match_pack_find_sig(p, "G7.marlin-fp4-fallback");
+    cr_assert_not_null(s);
+    cr_expect_eq(s->strength, MATCH_WEAK);
+    cr_expect_eq(s->decisive_on, MATCH_SCOPE_GB10);
+    s = match_pack_find_sig(p, "G3.torch-cuda-oom");
+    cr_assert_not_null(s);
+    cr_expect_eq(s->decisive_on, MATCH_SCOPE_ANY, "a line without decisive_on keeps its strength");
+    match_pack_free(p);
+    az_buf_free(&err);
 }

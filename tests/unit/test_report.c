@@ -48,60 +48,57 @@ TestSuite(report, .fini = teardown);
 
 /* ---- entries as a pack would hold them (titles and fixes in the skill's words) ---- */
 
-static struct match_entry e_g3 = {"G3",
-                                  MATCH_FAMILY_GOTCHA,
-                                  "UMA OOM below 128GB",
-                                  "",
-                                  "",
-                                  "",
-                                  "drop the page cache between runs",
-                                  "test",
-                                  0,
-                                  NULL};
-static struct match_entry e_g4 = {"G4",
-                                  MATCH_FAMILY_GOTCHA,
-                                  "Thermal throttling",
-                                  "",
-                                  "",
-                                  "",
-                                  "~100 W sustained is GB10's cap, not a bug: improve cooling or "
-                                  "cap run length.",
-                                  "test",
-                                  0,
-                                  NULL};
-static struct match_entry e_g6 = {"G6",
-                                  MATCH_FAMILY_GOTCHA,
-                                  "Global UMA resource contention",
-                                  "",
-                                  "",
-                                  "",
-                                  "stop other GPU processes",
-                                  "test",
-                                  0,
-                                  NULL};
-static struct match_entry e_g9 = {"G9",
-                                  MATCH_FAMILY_GOTCHA,
-                                  "Container-first, not bare pip",
-                                  "",
-                                  "",
-                                  "",
-                                  "use an NGC container",
-                                  "test",
-                                  0,
-                                  NULL};
-static struct match_entry e_xid = {"C.xid",
-                                   MATCH_FAMILY_COMMON,
-                                   "NVIDIA Xid error",
-                                   "",
-                                   "",
-                                   "",
-                                   "Xid 79: the GPU fell off the bus; check power and cabling, "
-                                   "then reboot.",
-                                   "test",
-                                   0,
-                                   NULL};
-static struct match_sig sig_slowdown = {
-    "G4.sw-thermal-slowdown", &e_g4, MATCH_STRONG, 0, "", "", "", 0, NULL, 0, 0, NULL, "", NULL};
+static struct match_entry e_g3 = {.id = "G3",
+                                  .family = MATCH_FAMILY_GOTCHA,
+                                  .title = "UMA OOM below 128GB",
+                                  .symptom = "",
+                                  .cause = "",
+                                  .check = "",
+                                  .fix = "drop the page cache between runs",
+                                  .source = "test"};
+static struct match_entry e_g4 = {
+    .id = "G4",
+    .family = MATCH_FAMILY_GOTCHA,
+    .title = "Thermal throttling",
+    .symptom = "",
+    .cause = "",
+    .check = "",
+    .fix = "~100 W sustained is GB10's cap, not a bug: improve cooling or "
+           "cap run length.",
+    .source = "test"};
+static struct match_entry e_g6 = {.id = "G6",
+                                  .family = MATCH_FAMILY_GOTCHA,
+                                  .title = "Global UMA resource contention",
+                                  .symptom = "",
+                                  .cause = "",
+                                  .check = "",
+                                  .fix = "stop other GPU processes",
+                                  .source = "test"};
+static struct match_entry e_g9 = {.id = "G9",
+                                  .family = MATCH_FAMILY_GOTCHA,
+                                  .title = "Container-first, not bare pip",
+                                  .symptom = "",
+                                  .cause = "",
+                                  .check = "",
+                                  .fix = "use an NGC container",
+                                  .source = "test"};
+static struct match_entry e_xid = {.id = "C.xid",
+                                   .family = MATCH_FAMILY_COMMON,
+                                   .title = "NVIDIA Xid error",
+                                   .symptom = "",
+                                   .cause = "",
+                                   .check = "",
+                                   .fix =
+                                       "Xid 79: the GPU fell off the bus; check power and cabling, "
+                                       "then reboot.",
+                                   .source = "test"};
+static struct match_sig sig_slowdown = {.id = "G4.sw-thermal-slowdown",
+                                        .entry = &e_g4,
+                                        .strength = MATCH_STRONG,
+                                        .regex = "",
+                                        .summary = "",
+                                        .note = "",
+                                        .severity = ""};
 
 static struct az_time at(unsigned h, unsigned m, unsigned s)
 {
@@ -238,7 +235,12 @@ static void build_g4(struct corr_result *r)
     r->bytes = 1148928;
     r->start = at(13, 4, 32);
     r->end = at(14, 53, 43);
-    r->context = (struct corr_context){1, S("NVIDIA GB10"), S("aarch64"), S("13.0"), S("13.0"), 1};
+    r->context = (struct corr_context){.is_gb10 = 1,
+                                       .gpu_name = S("NVIDIA GB10"),
+                                       .arch = S("aarch64"),
+                                       .cuda_driver = S("13.0"),
+                                       .cuda_torch = S("13.0"),
+                                       .in_container = 1};
 }
 
 /* No gotcha: the run died of an Xid 79, a common failure. */
@@ -266,8 +268,16 @@ static char *render(enum report_format f, const struct corr_result *r,
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
     cr_assert_not_null(mem);
-    cr_assert_eq(report_write(mem, f, r, NULL, o), AZ_OK);
+    /* preflight lists the pack's gotchas: the shipped pack (make unit sets GOTCHA_PATTERNS) */
+    struct match_pack *pack = NULL;
+    const char *dir = getenv("GOTCHA_PATTERNS");
+    if (f == REPORT_PREFLIGHT && dir && *dir) {
+        const char *dirs[] = {dir};
+        cr_assert_eq(match_pack_load(&pack, dirs, 1, NULL), AZ_OK, "cannot load %s", dir);
+    }
+    cr_assert_eq(report_write(mem, f, r, pack, o), AZ_OK);
     fclose(mem);
+    match_pack_free(pack);
     return buf;
 }
 
@@ -389,6 +399,30 @@ Test(report, text_compact_timeline_leaves_background_facts_to_verbose)
     cr_assert_not_null(strstr(t, label));
     free(t);
     timeline[1].background = 0;
+}
+
+/* The path column is as wide as its widest entry, lane included: every label starts in the same
+ * column, whether or not its row names a lane (the lane's width was once read before the lane was
+ * sanitized into the buffer it was measured from, so the column depended on evaluation order). */
+Test(report, text_timeline_labels_align_when_a_lane_is_shown)
+{
+    struct corr_result r;
+    build_g4(&r);
+    r.nevents = 3;
+    timeline[0] = event(at(13, 10, 0), "train.log", 1, "training starts", NULL);
+    timeline[1] = event(at(13, 10, 1), "train.log", 2, "LABEL-WITH-LANE", "G4");
+    timeline[1].lane = S("rank1");
+    timeline[2] = event(at(13, 10, 2), "gpu.csv.gz", 3, "LABEL-NO-LANE", NULL);
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_TEXT, &r, &o);
+    const char *with = strstr(t, "LABEL-WITH-LANE"), *without = strstr(t, "LABEL-NO-LANE");
+    cr_assert(with && without, "%s", t);
+    const char *l1 = with, *l2 = without;
+    while (l1 > t && l1[-1] != '\n') l1--;
+    while (l2 > t && l2[-1] != '\n') l2--;
+    cr_assert_eq(with - l1, without - l2, "labels in one column:\n%s", t);
+    cr_assert_not_null(strstr(t, "train.log [rank1]  LABEL-WITH-LANE"), "%s", t);
+    free(t);
 }
 
 Test(report, text_names_the_shared_directory_once)
@@ -1102,4 +1136,166 @@ Test(report, first_error_code_is_named_with_its_action)
     int st = validate(t);
     if (st != -1) cr_assert_eq(st, 0, "schema validation failed for:\n%s", t);
     free(t);
+}
+
+/* ---- the outcome in every format ---- */
+
+/* A run that died of an Xid (no gotcha) is drawn as failed: never a green badge or box. */
+Test(report, a_failed_run_without_a_verdict_is_never_drawn_healthy)
+{
+    struct corr_result r;
+    build_none(&r);
+    r.outcome = CORR_OUTCOME_FAILED;
+    r.outcome_at = &xid_ev;
+    struct report_options o = opts(0, 0, 0);
+    char *t = render(REPORT_TEXT, &r, &o);
+    cr_assert_not_null(strstr(t, "\noutcome: failed (first error at dmesg.log:1873)\n"), "%s", t);
+    free(t);
+    char *html = render(REPORT_HTML, &r, &o);
+    cr_assert_not_null(strstr(html, "<span class=\"outcome failed\">run failed</span>"), "%s",
+                       html);
+    cr_assert_not_null(strstr(html, "<span class=\"id none failed\">none</span>"));
+    cr_assert_not_null(strstr(html, "<section class=\"verdict none failed\">"));
+    cr_assert_null(strstr(html, "none completed"), "no healthy colour for a failed run");
+    free(html);
+    char *md = render(REPORT_MD, &r, &o);
+    cr_assert_not_null(
+        strstr(md, "| **Outcome** | **failed** \xe2\x80\x94 first error at dmesg.log:1873 |"), "%s",
+        md);
+    free(md);
+    char *js = render(REPORT_JSON, &r, &o);
+    json_error_t jerr;
+    json_t *root = json_loads(js, 0, &jerr);
+    cr_assert_not_null(root, "%s", jerr.text);
+    cr_assert_str_eq(json_string_value(json_object_get(root, "outcome")), "failed");
+    json_t *at = json_object_get(root, "outcome_at");
+    cr_assert_eq(json_integer_value(json_object_get(at, "line")), 1873);
+    /* right after "tool": the first thing a program reads after who wrote the report */
+    cr_assert_lt(strstr(js, "\"tool\""), strstr(js, "\"outcome\""));
+    cr_assert_lt(strstr(js, "\"outcome\""), strstr(js, "\"verdict\""));
+    json_decref(root);
+    free(js);
+}
+
+Test(report, a_completed_run_is_green_and_an_unknown_one_grey)
+{
+    struct corr_result r;
+    build_none(&r);
+    r.first_error = NULL;
+    r.first_error_entry = NULL;
+    r.outcome = CORR_OUTCOME_COMPLETED;
+    struct corr_evidence end = ev("train.log", 144, at(14, 53, 0),
+                                  "{'train_runtime': 9477.845, 'train_loss': 0.98133}", NULL, "");
+    r.outcome_at = &end;
+    struct report_options o = opts(0, 0, 0);
+    char *html = render(REPORT_HTML, &r, &o);
+    cr_assert_not_null(strstr(html, "<span class=\"id none completed\">none</span>"), "%s", html);
+    cr_assert_not_null(strstr(html, "<span class=\"outcome completed\">run completed</span>"));
+    free(html);
+    char *t = render(REPORT_TEXT, &r, &o);
+    cr_assert_not_null(strstr(t, "\noutcome: completed (ended at train.log:144)\n"), "%s", t);
+    free(t);
+    r.outcome = CORR_OUTCOME_UNKNOWN;
+    r.outcome_at = NULL;
+    t = render(REPORT_TEXT, &r, &o);
+    cr_assert_not_null(strstr(t, "\noutcome: unknown (no job log among the inputs)\n"), "%s", t);
+    free(t);
+    html = render(REPORT_HTML, &r, &o);
+    cr_assert_not_null(strstr(html, "<span class=\"id none unknown\">none</span>"), "%s", html);
+    free(html);
+}
+
+/* ---- chart axes over short spans ---- */
+
+static struct corr_point short_pts[11];
+
+/* The x-axis labels of the HTML's first series chart (y = CHART_H - 8 = 202.0), in order. */
+static size_t chart_ticks(const char *html, char labels[][48], size_t max)
+{
+    const char *p = strstr(html, "<h2>Series</h2>");
+    cr_assert_not_null(p, "a chart is drawn");
+    const char *end = strstr(p, "</svg>");
+    size_t n = 0;
+    while (n < max && (p = strstr(p, " y=\"202.0\" text-anchor=\"")) && p < end) {
+        p = strchr(p, '>') + 1;
+        const char *q = strchr(p, '<');
+        snprintf(labels[n++], 48, "%.*s", (int)(q - p), p);
+    }
+    return n;
+}
+
+static void short_series(struct corr_result *r, double span_s)
+{
+    build_g4(r);
+    for (size_t i = 0; i < AZ_ARRAY_LEN(short_pts); i++)
+        short_pts[i] = (struct corr_point){span_s * (double)i / 10.0, 90.0 + (double)(i % 3)};
+    series[0].points = short_pts;
+    series[0].npoints = AZ_ARRAY_LEN(short_pts);
+    series[0].mark_t = NAN;
+    r->nseries = 1;
+    r->start = at(13, 4, 32);
+}
+
+/* A series over 2 s (ticks 0.4 s apart) and one over 300 ms: never one label on every tick. */
+Test(report, chart_ticks_over_short_spans_read_seconds_or_milliseconds)
+{
+    struct corr_result r;
+    struct report_options o = opts(0, 0, 0);
+    char labels[8][48];
+    short_series(&r, 2.0);
+    char *html = render(REPORT_HTML, &r, &o);
+    size_t n = chart_ticks(html, labels, 8);
+    cr_assert_eq(n, 6, "%s", html);
+    cr_assert_str_eq(labels[0], "13:04:32.000");
+    cr_assert_str_eq(labels[1], "+0.4 s");
+    cr_assert_str_eq(labels[5], "+2.0 s");
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = i + 1; k < n; k++) cr_assert_str_neq(labels[i], labels[k]);
+    free(html);
+
+    short_series(&r, 0.3);
+    html = render(REPORT_HTML, &r, &o);
+    n = chart_ticks(html, labels, 8);
+    cr_assert_eq(n, 6);
+    cr_assert_str_eq(labels[1], "+60 ms");
+    cr_assert_str_eq(labels[5], "+300 ms");
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = i + 1; k < n; k++) cr_assert_str_neq(labels[i], labels[k]);
+    free(html);
+
+    /* a long span keeps clock times */
+    short_series(&r, 600.0);
+    html = render(REPORT_HTML, &r, &o);
+    n = chart_ticks(html, labels, 8);
+    cr_assert_eq(n, 6);
+    cr_assert_str_eq(labels[0], "13:04:32");
+    cr_assert_str_eq(labels[1], "13:06:32");
+    free(html);
+}
+
+/* The timeline's axis too: three events within two seconds get six different tick labels. */
+Test(report, timeline_ticks_over_a_short_span_differ)
+{
+    struct corr_result r;
+    build_g4(&r);
+    r.nevents = 3;
+    for (unsigned i = 0; i < 3; i++)
+        timeline[i] = event(at(13, 10, i), "train.log", 10 + i, "step logged", NULL);
+    r.nseries = 0;
+    struct report_options o = opts(0, 0, 0);
+    char *html = render(REPORT_HTML, &r, &o);
+    const char *p = strstr(html, "<h2>Timeline</h2>"), *end = p ? strstr(p, "</svg>") : NULL;
+    cr_assert(p && end, "%s", html);
+    char labels[8][48];
+    size_t n = 0;
+    while (n < 8 && (p = strstr(p, " y=\"14\" text-anchor=\"")) && p < end) {
+        p = strchr(p, '>') + 1;
+        snprintf(labels[n++], 48, "%.*s", (int)(strchr(p, '<') - p), p);
+    }
+    cr_assert_eq(n, 6);
+    cr_assert_str_eq(labels[0], "13:10:00.000");
+    cr_assert_str_eq(labels[1], "+0.4 s");
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = i + 1; k < n; k++) cr_assert_str_neq(labels[i], labels[k]);
+    free(html);
 }

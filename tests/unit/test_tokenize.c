@@ -854,3 +854,564 @@ Test(tokenize, classify_strips_color_codes)
                        "\x1b[32mINFO\x1b[0m 11-29 10:12:56 [launcher.py:28] Available routes\n";
     cr_assert_eq(classify(NULL, head), TOK_KIND_VLLM);
 }
+
+/* ---- prefixes ----
+ *
+ * One test per prefix shape, from a real sample (the comment names where it was seen; pids, hosts
+ * and values are as there unless noted), and the near misses that must keep their bytes. Each
+ * test checks the body signatures will see, the layers in order and the facts kept. */
+
+struct stripped {
+    char layers[128]; /* "compose+sglang" */
+    char body[512];
+    char process[96], pid[32], rank[32], task[32], host[96], ip[64], service[96], pod[128];
+    char source[160];
+    enum tok_level level;
+    struct az_time time;
+    unsigned n;
+};
+
+static void span_str(const char *p, struct tok_span s, char *out, size_t outsz)
+{
+    size_t n;
+    const char *v = tok_span_get(p, s, &n);
+    if (n >= outsz) n = outsz - 1;
+    if (v) memcpy(out, v, n);
+    out[v ? n : 0] = '\0';
+}
+
+static struct stripped strip(const char *s)
+{
+    struct rec r = rec_of(s);
+    struct tok_prefix pf;
+    struct stripped o;
+    memset(&o, 0, sizeof o);
+    o.n = tok_prefix_strip(r.p, r.len, TOK_PREFIX_MESSAGE, &pf);
+    cr_assert_eq(o.n, pf.nlayers);
+    cr_assert_leq(pf.body + pf.body_len, r.len, "body past the record");
+    for (unsigned k = 0; k < pf.nlayers; k++) {
+        if (k) strcat(o.layers, "+");
+        strcat(o.layers, pf.layer[k].name);
+        cr_assert_leq(pf.layer[k].end, pf.body, "layer %u ends past the body", k);
+    }
+    size_t bn = AZ_MIN(pf.body_len, sizeof o.body - 1);
+    memcpy(o.body, r.p + pf.body, bn);
+    o.body[bn] = '\0';
+    span_str(r.p, pf.process, o.process, sizeof o.process);
+    span_str(r.p, pf.pid, o.pid, sizeof o.pid);
+    span_str(r.p, pf.rank, o.rank, sizeof o.rank);
+    span_str(r.p, pf.task, o.task, sizeof o.task);
+    span_str(r.p, pf.host, o.host, sizeof o.host);
+    span_str(r.p, pf.ip, o.ip, sizeof o.ip);
+    span_str(r.p, pf.service, o.service, sizeof o.service);
+    span_str(r.p, pf.pod, o.pod, sizeof o.pod);
+    span_str(r.p, pf.source, o.source, sizeof o.source);
+    o.level = pf.level;
+    o.time = pf.time;
+    free(r.p);
+    return o;
+}
+
+/* Nothing stripped: the body is the whole record. */
+#define ASSERT_KEPT(s)                                                                             \
+    do {                                                                                           \
+        struct stripped k_ = strip(s);                                                             \
+        cr_assert_eq(k_.n, 0, "stripped \"%s\" from \"%s\"", k_.layers, (s));                      \
+        cr_assert_str_eq(k_.body, (s));                                                            \
+    } while (0)
+
+Test(tokenize, prefix_vllm_engine_core_process_and_logger)
+{
+    /* vllm-project/vllm#45784 (vLLM 0.23, EngineCore traceback) */
+    struct stripped s = strip("(EngineCore pid=1362711) ERROR 06-22 10:58:02 [core.py:1195] "
+                              "Exception: WorkerProc initialization failed due to an exception "
+                              "in a background process. See stack trace for root cause.");
+    cr_assert_str_eq(s.layers, "process-tag+vllm");
+    cr_assert_str_eq(s.body, "Exception: WorkerProc initialization failed due to an exception in "
+                             "a background process. See stack trace for root cause.");
+    cr_assert_str_eq(s.process, "EngineCore");
+    cr_assert_str_eq(s.pid, "1362711");
+    cr_assert_str_eq(s.source, "core.py:1195");
+    cr_assert_eq(s.level, TOK_LEVEL_ERROR);
+    ASSERT_TIME(s.time, AZ_TIME_NOYEAR, noyear_usec(6, 22, 10, 58, 2, 0));
+}
+
+Test(tokenize, prefix_vllm_data_parallel_engine_core_keeps_traceback_indent)
+{
+    /* vllm-project/vllm-ascend#4503 names the process EngineCore_DP0; the frame line shape is
+     * noonghunna/club-3090#60 */
+    struct stripped s = strip("(EngineCore_DP0 pid=51857) ERROR 11-27 16:21:16 [core.py:1136]   "
+                              "File \"/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/"
+                              "core.py\", line 1110, in run_engine_core");
+    cr_assert_str_eq(s.process, "EngineCore_DP0");
+    cr_assert_str_eq(s.body, "  File \"/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/"
+                             "core.py\", line 1110, in run_engine_core");
+}
+
+Test(tokenize, prefix_vllm_api_server_tag_without_logger)
+{
+    /* the APIServer re-raising the engine's failure, no logger header after the tag (vLLM >= 0.10
+     * front end; corpus/G3-d-vllm-free-memory-page-cache copies the shape) */
+    struct stripped s = strip("(APIServer pid=88213) RuntimeError: Engine core initialization "
+                              "failed. See root cause above. Failed core proc(s): {}");
+    cr_assert_str_eq(s.layers, "process-tag");
+    cr_assert_str_eq(s.body, "RuntimeError: Engine core initialization failed. See root cause "
+                             "above. Failed core proc(s): {}");
+    cr_assert_str_eq(s.process, "APIServer");
+    cr_assert_str_eq(s.pid, "88213");
+    cr_assert_eq(s.level, TOK_LEVEL_NONE);
+}
+
+Test(tokenize, prefix_vllm_worker_rank_is_the_lane)
+{
+    /* vllm-project/vllm#17756 (multiproc executor, TP 8) */
+    const char *line = "(VllmWorker rank=3 pid=406) INFO 07-23 19:34:49 [__init__.py:1152] Found "
+                       "nccl from library libnccl.so.2";
+    struct stripped s = strip(line);
+    cr_assert_str_eq(s.body, "Found nccl from library libnccl.so.2");
+    cr_assert_str_eq(s.process, "VllmWorker");
+    cr_assert_str_eq(s.rank, "3");
+    cr_assert_str_eq(s.pid, "406");
+    cr_assert_str_eq(s.source, "__init__.py:1152");
+    cr_assert_str_eq(lane(TOK_KIND_VLLM, line), "rank3");
+}
+
+Test(tokenize, prefix_vllm_old_logger_without_brackets_under_a_ray_actor)
+{
+    /* allenai/open-instruct#521 (vLLM 0.6 inside a Ray actor: "file.py:N]" without "[") */
+    struct stripped s = strip("(LLMRayActor pid=209374) INFO 01-15 18:01:21 config.py:510] This "
+                              "model supports multiple tasks: {'reward', 'classify'}");
+    cr_assert_str_eq(s.layers, "process-tag+vllm");
+    cr_assert_str_eq(s.body, "This model supports multiple tasks: {'reward', 'classify'}");
+    cr_assert_str_eq(s.source, "config.py:510");
+    cr_assert_eq(s.level, TOK_LEVEL_INFO);
+    /* and with no tag at all (vllm-project/vllm PR #11721, v0.6.4) */
+    s = strip("ERROR 01-03 16:21:05 core.py:200] EngineCore hit an exception: Traceback (most "
+              "recent call last):");
+    cr_assert_str_eq(s.layers, "vllm");
+    cr_assert_str_eq(s.body, "EngineCore hit an exception: Traceback (most recent call last):");
+}
+
+Test(tokenize, prefix_sglang_stamp_and_parallel_ranks)
+{
+    /* sgl-project/sglang#4161 (TP8), #10741 (DP/PP), #7227 (no rank tag) */
+    struct stripped s = strip("[2025-03-07 09:25:11 TP1] Load weight end. "
+                              "type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=36.48 "
+                              "GB");
+    cr_assert_str_eq(s.layers, "sglang");
+    cr_assert_str_eq(s.process, "TP1");
+    cr_assert_str_eq(s.body,
+                     "Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail "
+                     "mem=36.48 GB");
+    ASSERT_TIME(s.time, AZ_TIME_ABS, abs_usec(2025, 3, 7, 9, 25, 11, 0));
+    s = strip("[2025-09-22 10:25:22 DP0 PP0] Load weight end. type=Qwen2ForCausalLM");
+    cr_assert_str_eq(s.process, "DP0 PP0");
+    cr_assert_str_eq(s.body, "Load weight end. type=Qwen2ForCausalLM");
+    s = strip("[2025-06-19 15:12:27] Scheduler hit an exception: Traceback (most recent call "
+              "last):");
+    cr_assert_str_eq(s.process, "");
+    cr_assert_str_eq(s.body, "Scheduler hit an exception: Traceback (most recent call last):");
+}
+
+Test(tokenize, prefix_compose_service_then_sglang)
+{
+    /* sgl-project/sglang#12496 (docker compose v2 "service-N  | ") */
+    struct stripped s = strip("sglang-1  | [2025-11-01 16:50:30] server_args=ServerArgs("
+                              "model_path='/models/google/gemma-3-12b-it')");
+    cr_assert_str_eq(s.layers, "compose+sglang");
+    cr_assert_str_eq(s.service, "sglang-1");
+    cr_assert_str_eq(s.body, "server_args=ServerArgs(model_path='/models/google/gemma-3-12b-it')");
+    ASSERT_TIME(s.time, AZ_TIME_ABS, abs_usec(2025, 11, 1, 16, 50, 30, 0));
+    /* compose v1 "service_N | " and a container_name padded to its neighbours */
+    s = strip("vllm_1     | RuntimeError: CUDA error: out of memory");
+    cr_assert_str_eq(s.service, "vllm_1");
+    cr_assert_str_eq(s.body, "RuntimeError: CUDA error: out of memory");
+    s = strip("trainer  | Traceback (most recent call last):");
+    cr_assert_str_eq(s.service, "trainer");
+}
+
+Test(tokenize, prefix_compose_near_misses_keep_their_bytes)
+{
+    ASSERT_KEPT("| NVIDIA-SMI 580.95.05              Driver Version: 580.95.05      |");
+    ASSERT_KEPT("loss | 0.52");       /* one space: a table cell, not a compose prefix */
+    ASSERT_KEPT("  | Name  | Type "); /* Lightning's model summary */
+}
+
+Test(tokenize, prefix_kubectl_pod_and_container)
+{
+    /* kubectl logs --prefix: "[pod/<pod>/<container>] " (kubectl logs.go; the shape quoted in
+     * kubernetes-era tooling such as stern's docs) */
+    struct stripped s = strip("[pod/llama-finetune-worker-0/pytorch] torch.OutOfMemoryError: CUDA "
+                              "out of memory. Tried to allocate 2.00 GiB.");
+    cr_assert_str_eq(s.layers, "kubectl");
+    cr_assert_str_eq(s.pod, "llama-finetune-worker-0");
+    cr_assert_str_eq(s.service, "pytorch");
+    cr_assert_str_eq(s.body, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 "
+                             "GiB.");
+}
+
+Test(tokenize, prefix_syslog_host_tag_pid_then_rank)
+{
+    /* journalctl -o short of a systemd-run training job; then PyTorch's rank tag */
+    struct stripped s =
+        strip("Nov 29 10:12:55 spark-02 python3[4242]: [rank1]: RuntimeError: NCCL error");
+    cr_assert_str_eq(s.layers, "syslog+torchrun");
+    cr_assert_str_eq(s.host, "spark-02");
+    cr_assert_str_eq(s.service, "python3");
+    cr_assert_str_eq(s.pid, "4242");
+    cr_assert_str_eq(s.rank, "1");
+    cr_assert_str_eq(s.body, "RuntimeError: NCCL error");
+    ASSERT_TIME(s.time, AZ_TIME_NOYEAR, noyear_usec(11, 29, 10, 12, 55, 0));
+}
+
+Test(tokenize, prefix_journalctl_short_iso_kernel)
+{
+    /* journalctl -k -o short-iso of an Xid (NVIDIA/open-gpu-kernel-modules issues' shape) */
+    struct stripped s = strip("2026-11-29T10:12:55+0000 spark-01 kernel: NVRM: Xid "
+                              "(PCI:0000:01:00): 79, pid=1234, GPU has fallen off the bus.");
+    cr_assert_str_eq(s.layers, "syslog");
+    cr_assert_str_eq(s.host, "spark-01");
+    cr_assert_str_eq(s.service, "kernel");
+    cr_assert_str_eq(s.body, "NVRM: Xid (PCI:0000:01:00): 79, pid=1234, GPU has fallen off the "
+                             "bus.");
+    /* near misses: python logging's ",mmm" millis and a double space after the stamp */
+    ASSERT_KEPT("2026-01-13T10:02:56,000 Attempting uninstall: triton");
+    ASSERT_KEPT("Nov 29 10:12:55  Attempting uninstall: triton");
+}
+
+Test(tokenize, prefix_journal_json_object)
+{
+    /* journalctl -o json: one object per line, compact (systemd >= 246) and with " : " (older,
+     * the DigitalOcean journalctl tutorial's sample); MESSAGE as written, escapes kept */
+    struct stripped s = strip(
+        "{\"__CURSOR\":\"s=13a2;i=116f1\",\"__REALTIME_TIMESTAMP\":\"1757942400000000\","
+        "\"PRIORITY\":\"3\",\"_HOSTNAME\":\"spark-01\",\"SYSLOG_IDENTIFIER\":\"kernel\","
+        "\"MESSAGE\":\"NVRM: Xid (PCI:0000:01:00): 79, pid=812, GPU has fallen off the bus.\"}");
+    cr_assert_str_eq(s.layers, "journal");
+    cr_assert_str_eq(s.body,
+                     "NVRM: Xid (PCI:0000:01:00): 79, pid=812, GPU has fallen off the bus.");
+    cr_assert_str_eq(s.host, "spark-01");
+    cr_assert_str_eq(s.service, "kernel");
+    cr_assert_eq(s.level, TOK_LEVEL_ERROR);
+    ASSERT_TIME(s.time, AZ_TIME_ABS, INT64_C(1757942400000000));
+    s = strip("{ \"__CURSOR\" : \"s=13a2\", \"__REALTIME_TIMESTAMP\" : \"1422990364739502\", "
+              "\"_PID\" : \"2345\", \"_COMM\" : \"python3\", \"MESSAGE\" : \"RuntimeError: "
+              "\\\"x\\\" failed\", \"PRIORITY\" : \"6\" }");
+    cr_assert_str_eq(s.body, "RuntimeError: \\\"x\\\" failed");
+    cr_assert_str_eq(s.pid, "2345");
+    cr_assert_str_eq(s.service, "python3");
+    cr_assert_eq(s.level, TOK_LEVEL_INFO);
+    /* a binary MESSAGE is an array of bytes: nothing to match, the record is kept */
+    ASSERT_KEPT("{\"__REALTIME_TIMESTAMP\":\"1757942402000000\",\"PRIORITY\":\"4\","
+                "\"MESSAGE\":[72,105,0,33]}");
+    /* a JSON metrics line is no log envelope */
+    ASSERT_KEPT("{\"loss\": 0.52, \"step\": 10}");
+}
+
+Test(tokenize, prefix_docker_json_log_with_a_colored_ray_tag)
+{
+    /* docker's json-file driver ("log", "stream", "time"; the line keeps its "\n"), holding a
+     * Ray worker's coloured tag (zhaochenyang20/Awesome-ML-SYS-Tutorial#106) */
+    struct stripped s = strip("{\"log\":\"\\u001b[36m(WorkerDict pid=616, ip=192.168.149.159)"
+                              "\\u001b[0m RuntimeError: CUDA error: an illegal memory access was "
+                              "encountered\\n\",\"stream\":\"stderr\",\"time\":\"2025-03-01T10:00:"
+                              "00.123456789Z\"}");
+    cr_assert_str_eq(s.layers, "docker-json+process-tag");
+    cr_assert_str_eq(s.body, "RuntimeError: CUDA error: an illegal memory access was encountered");
+    cr_assert_str_eq(s.process, "WorkerDict");
+    cr_assert_str_eq(s.ip, "192.168.149.159");
+    cr_assert_str_eq(s.host, "", "an address is not a host name");
+    ASSERT_TIME(s.time, AZ_TIME_ABS, abs_usec(2025, 3, 1, 10, 0, 0, 123456));
+}
+
+Test(tokenize, prefix_srun_label_then_rank_tags)
+{
+    /* srun --label: SchedMD/slurm's srun writes fprintf(out, "%0*d: ", fmt_width, tasknum), the
+     * task number zero-padded to the widest; here over PyTorch's rank tag (the "42: [rank42]:"
+     * shape of issue #13's peers' fixtures), and without the space before torchrun --tee's tag
+     * (the "8:[default0]:" of a ModelOpt run's error log) */
+    const char *line = "42: [rank42]: Traceback (most recent call last):";
+    struct stripped s = strip(line);
+    cr_assert_str_eq(s.layers, "srun+torchrun");
+    cr_assert_str_eq(s.task, "42");
+    cr_assert_str_eq(s.rank, "42");
+    cr_assert_str_eq(s.body, "Traceback (most recent call last):");
+    cr_assert_str_eq(lane(TOK_KIND_STDERR, line), "rank42");
+    s = strip("8:[default0]:/opt/conda/lib/python3.10/site-packages/modelopt/torch/utils/"
+              "logging.py:115: UserWarning: Failed to import diffusers plugin");
+    cr_assert_str_eq(s.layers, "srun+torchrun");
+    cr_assert_str_eq(s.task, "8");
+    cr_assert_str_eq(s.process, "default");
+    cr_assert_str_eq(s.rank, "0");
+    cr_assert(strncmp(s.body, "/opt/conda/", 11) == 0, "%s", s.body);
+    s = strip("07: RuntimeError: CUDA error: an illegal memory access was encountered");
+    cr_assert_str_eq(s.task, "07");
+    cr_assert_str_eq(s.body, "RuntimeError: CUDA error: an illegal memory access was encountered");
+    /* near misses: a clock, a ratio */
+    ASSERT_KEPT("12:30:45 training resumed");
+    ASSERT_KEPT("1:2 split of the dataset");
+}
+
+Test(tokenize, prefix_torchrun_and_pytorch_rank_tags)
+{
+    /* PyTorch >= 2.2 tags each rank's stderr; torchtitan's docs show torchrun --tee's tag */
+    struct stripped s = strip("[rank0]: ModuleNotFoundError: No module named 'bitsandbytes'");
+    cr_assert_str_eq(s.layers, "torchrun");
+    cr_assert_str_eq(s.body, "ModuleNotFoundError: No module named 'bitsandbytes'");
+    s = strip("[rank0]:   File \"/usr/lib/python3.10/runpy.py\", line 196, in _run_module_as_main");
+    cr_assert_str_eq(s.body,
+                     "  File \"/usr/lib/python3.10/runpy.py\", line 196, in "
+                     "_run_module_as_main",
+                     "one separating space is the tag's, the indent the frame's");
+    s = strip("[default0]:[titan] 2025-01-01 10:00:00,000 - root - INFO - Starting job: Llama 3 8B "
+              "training");
+    cr_assert_str_eq(s.process, "default");
+    cr_assert_str_eq(s.rank, "0");
+    cr_assert(strncmp(s.body, "[titan] ", 8) == 0, "%s", s.body);
+}
+
+Test(tokenize, prefix_open_mpi_tag_output)
+{
+    /* horovodrun / mpirun --tag-output (horovod docs' tensorflow_mnist run), and with
+     * --timestamp-output (a TensorFlow-on-Horovod log) */
+    struct stripped s = strip("[1,0]<stderr>:INFO:tensorflow:loss = 0.13126025, step = 300 (0.191 "
+                              "sec)");
+    cr_assert_str_eq(s.layers, "mpirun");
+    cr_assert_str_eq(s.rank, "0");
+    cr_assert_str_eq(s.body, "INFO:tensorflow:loss = 0.13126025, step = 300 (0.191 sec)");
+    s = strip("Thu Jun 18 14:28:35 2020[1,0]<stderr>:2020-06-18 14:28:35.310263: W "
+              "tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load "
+              "dynamic library 'libnvinfer.so.6'");
+    cr_assert_str_eq(s.layers, "mpirun");
+    ASSERT_TIME(s.time, AZ_TIME_ABS, abs_usec(2020, 6, 18, 14, 28, 35, 0));
+    cr_assert(strncmp(s.body, "2020-06-18 14:28:35.310263: W ", 30) == 0, "%s", s.body);
+    cr_assert_str_eq(lane(TOK_KIND_TEXT, "[1,3]<stdout>:# nccl-tests"), "rank3");
+    /* near misses: Python lists at line start */
+    ASSERT_KEPT("[1, 2, 3]");
+    ASSERT_KEPT("[1,2]");
+}
+
+Test(tokenize, prefix_pdsh_host_then_deepspeed_logger)
+{
+    /* DeepSpeed's pdsh multi-node launcher (huggingface/accelerate#1317) */
+    const char *line = "104.171.201.172: [2023-04-16 02:38:19,113] [INFO] [launch.py:247:main] "
+                       "dist_world_size=16";
+    struct stripped s = strip(line);
+    cr_assert_str_eq(s.layers, "pdsh+deepspeed");
+    cr_assert_str_eq(s.ip, "104.171.201.172", "a hostfile of addresses names no host");
+    cr_assert_str_eq(s.host, "");
+    cr_assert_str_eq(s.source, "launch.py:247:main");
+    cr_assert_eq(s.level, TOK_LEVEL_INFO);
+    cr_assert_str_eq(s.body, "dist_world_size=16");
+    ASSERT_TIME(s.time, AZ_TIME_ABS, abs_usec(2023, 4, 16, 2, 38, 19, 113000));
+    s = strip("worker-1: [2023-04-16 02:38:19,113] [INFO] [launch.py:229:main] WORLD INFO DICT");
+    cr_assert_str_eq(s.host, "worker-1");
+    cr_assert_str_eq(lane(TOK_KIND_TRAIN, "worker-1: [2023-04-16 02:38:19,113] [INFO] "
+                                          "[launch.py:229:main] WORLD INFO DICT"),
+                     "worker-1");
+    /* near miss: an exception whose message starts with a bracket is no host */
+    ASSERT_KEPT("OSError: [Errno 28] No space left on device");
+}
+
+Test(tokenize, prefix_deepspeed_logger_alone)
+{
+    /* deepspeedai/DeepSpeed#579 */
+    struct stripped s = strip("[2020-12-05 17:42:22,315] [INFO] [runner.py:283:main] Using IP "
+                              "address of 192.168.2.57 for node 192.168.2.57");
+    cr_assert_str_eq(s.layers, "deepspeed");
+    cr_assert_str_eq(s.body, "Using IP address of 192.168.2.57 for node 192.168.2.57");
+}
+
+Test(tokenize, prefix_ray_process_tags)
+{
+    /* vllm-project/vllm#13535 (a Ray worker's stack, the raylet's report) */
+    struct stripped s = strip("(RayWorkerWrapper pid=2667395) /lib/x86_64-linux-gnu/libc.so.6"
+                              "(+0x94ac3) [0x7fdb899c4ac3]");
+    cr_assert_str_eq(s.layers, "process-tag");
+    cr_assert_str_eq(s.process, "RayWorkerWrapper");
+    cr_assert_str_eq(s.body, "/lib/x86_64-linux-gnu/libc.so.6(+0x94ac3) [0x7fdb899c4ac3]");
+    s = strip("(raylet) A worker died or was killed while executing a task by an unexpected "
+              "system error.");
+    cr_assert_str_eq(s.layers, "ray");
+    cr_assert_str_eq(s.body, "A worker died or was killed while executing a task by an "
+                             "unexpected system error.");
+    /* the autoscaler's elapsed-time tag (YeWR/EfficientZero#44) */
+    s = strip("(scheduler +2m13s) Warning: The following resource request cannot be scheduled "
+              "right now: {'GPU': 0.125, 'CPU': 0.5}.");
+    cr_assert_str_eq(s.layers, "ray");
+    cr_assert(strncmp(s.body, "Warning: The following", 22) == 0, "%s", s.body);
+    /* a task on another node (zhaochenyang20/Awesome-ML-SYS-Tutorial#106) */
+    s = strip("(WorkerDict pid=616, ip=192.168.149.159) frame #44: + 0x29ac5d");
+    cr_assert_str_eq(s.ip, "192.168.149.159");
+    cr_assert_str_eq(s.body, "frame #44: + 0x29ac5d");
+    s = strip("(pid=4711) RuntimeError: x");
+    cr_assert_str_eq(s.pid, "4711");
+    cr_assert_str_eq(s.body, "RuntimeError: x");
+}
+
+Test(tokenize, prefix_process_tag_near_misses_keep_their_bytes)
+{
+    ASSERT_KEPT("(venv) $ python train.py --model llama");
+    ASSERT_KEPT("(base) user@spark:~$ nvidia-smi");
+    ASSERT_KEPT("(see below) 2025-04-02 15:02:00 something");
+}
+
+Test(tokenize, prefix_hf_logger_header)
+{
+    /* transformers examples: "[%(levelname)s|%(filename)s:%(lineno)s] %(asctime)s >> " */
+    struct stripped s =
+        strip("[INFO|trainer.py:2314] 2026-11-29 10:12:55,123 >> ***** Running training *****");
+    cr_assert_str_eq(s.layers, "hf");
+    cr_assert_str_eq(s.source, "trainer.py:2314");
+    cr_assert_str_eq(s.body, "2026-11-29 10:12:55,123 >> ***** Running training *****");
+}
+
+Test(tokenize, prefix_ipython_traceback_gutter)
+{
+    /* IPython 8 tracebacks ("----> 4 import constants" in a cell, "--> 937     fx = ..." in a
+     * library frame; both shapes quoted in notebook outputs across GitHub) */
+    struct stripped s = strip("----> 4 import flash_attn");
+    cr_assert_str_eq(s.layers, "ipython");
+    cr_assert_str_eq(s.body, "import flash_attn");
+    s = strip("--> 937     fx = f(*x0)");
+    cr_assert_str_eq(s.body, "    fx = f(*x0)");
+    /* the header rule and the frame headers are no gutter */
+    ASSERT_KEPT("---------------------------------------------------------------------------");
+    ASSERT_KEPT("Cell In[3], line 4");
+    ASSERT_KEPT("File ~/x/site-packages/torch/cuda/__init__.py:300, in _lazy_init()");
+    ASSERT_KEPT(" ---> Running in 5f3e6a1b2c3d"); /* docker build's legacy step output */
+}
+
+Test(tokenize, prefix_plain_records_keep_their_bytes)
+{
+    ASSERT_KEPT("2026-11-29 10:12:55,123 - INFO - trainer: step 10");
+    ASSERT_KEPT("Traceback (most recent call last):");
+    ASSERT_KEPT("[  123.456789] NVRM: Xid (PCI:0000:01:00): 79");
+    ASSERT_KEPT("[Sat Nov 29 10:12:55 2026] NVRM: Xid (PCI:0000:01:00): 79");
+    ASSERT_KEPT("[E1129 10:12:55.123456 ProcessGroupNCCL.cpp:563] Watchdog caught");
+    ASSERT_KEPT("spark-02:984:984 [0] NCCL INFO Bootstrap : Using enp1s0");
+    ASSERT_KEPT("{'loss': 0.52, 'grad_norm': 1.1, 'epoch': 0.1}");
+    ASSERT_KEPT("");
+}
+
+Test(tokenize, prefix_layers_are_ordered_and_bounded)
+{
+    /* a logger header is the last layer: a rank tag inside the message stays */
+    struct stripped s = strip("ERROR 11-05 12:19:32 [core.py:1] [rank0]: x");
+    cr_assert_str_eq(s.layers, "vllm");
+    cr_assert_str_eq(s.body, "[rank0]: x");
+    /* a transport prefix inside a process tag is message text */
+    s = strip("[rank0]: sglang-1  | x");
+    cr_assert_str_eq(s.layers, "torchrun");
+    cr_assert_str_eq(s.body, "sglang-1  | x");
+    /* at most TOK_PREFIX_LAYERS_MAX layers, whatever the record */
+    s = strip("[rank0]:[rank1]:[rank2]:[rank3]:[rank4]:[rank5]: x");
+    cr_assert_eq(s.n, TOK_PREFIX_LAYERS_MAX);
+    cr_assert_str_eq(s.body, "[rank4]:[rank5]: x");
+    cr_assert_str_eq(s.rank, "3", "the innermost stripped layer's rank");
+}
+
+Test(tokenize, prefix_outer_time_inner_facts)
+{
+    /* a journal entry of a vLLM server: the journal's stamp has the year, the logger's level and
+     * process are the inner layer's */
+    struct stripped s = strip("{\"__REALTIME_TIMESTAMP\":\"1762345172000000\",\"_HOSTNAME\":"
+                              "\"spark-01\",\"MESSAGE\":\"(EngineCore_DP0 pid=7) ERROR 11-05 "
+                              "12:19:32 [core.py:708] EngineCore failed to start.\"}");
+    cr_assert_str_eq(s.layers, "journal+process-tag+vllm");
+    cr_assert_str_eq(s.body, "EngineCore failed to start.");
+    ASSERT_TIME(s.time, AZ_TIME_ABS, INT64_C(1762345172000000));
+    cr_assert_eq(s.level, TOK_LEVEL_ERROR);
+    cr_assert_str_eq(s.host, "spark-01");
+    cr_assert_str_eq(s.process, "EngineCore_DP0");
+}
+
+Test(tokenize, prefix_long_and_hostile_records_are_bounded)
+{
+    /* a name longer than any field cap is no prefix; bytes past the record are never read (the
+     * helpers copy records to exact-size buffers for AddressSanitizer) */
+    char big[300];
+    memset(big, 'a', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    memcpy(big + 200, "-1  | x", 7);
+    ASSERT_KEPT(big);
+    ASSERT_KEPT("(EngineCore_DP0 pid=");
+    ASSERT_KEPT("[rank");
+    ASSERT_KEPT("{\"MESSAGE\":\"unterminated");
+    ASSERT_KEPT("{\"log\":");
+    struct stripped s = strip("(x pid=1)");
+    cr_assert_str_eq(s.body, "");
+}
+
+Test(tokenize, prefix_time_and_level_come_through_the_public_parsers)
+{
+    size_t end = 0;
+    struct az_time t = parse("sglang-1  | [2025-11-01 16:50:30] server_args=ServerArgs()", &end);
+    ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2025, 11, 1, 16, 50, 30, 0));
+    cr_assert_eq(end, 32);
+    /* a stamp inside a message after a stripped tag is the record's */
+    t = parse("42: [rank42]: [E1129 10:12:55.123456 ProcessGroupNCCL.cpp:563] Watchdog", NULL);
+    ASSERT_TIME(t, AZ_TIME_NOYEAR, noyear_usec(11, 29, 10, 12, 55, 123456));
+    cr_assert_eq(level("42: [rank42]: [E1129 10:12:55.123456 ProcessGroupNCCL.cpp:563] x"),
+                 TOK_LEVEL_ERROR);
+    cr_assert_eq(level("{\"PRIORITY\":\"4\",\"MESSAGE\":\"NVRM: GPU at PCI:0000:01:00\"}"),
+                 TOK_LEVEL_WARN);
+}
+
+Test(tokenize, classify_compose_prefixed_traceback_is_stderr)
+{
+    /* the same lines unprefixed are a traceback's frame and exception lines (shapes read at the
+     * start of a line); compose's prefix must not hide them */
+    const char *head = "trainer-1  |   File \"/app/train.py\", line 12, in <module>\n"
+                       "trainer-1  | RuntimeError: CUDA error: out of memory\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_STDERR);
+}
+
+Test(tokenize, classify_rank_tagged_oom_is_not_an_smi_csv)
+{
+    /* one "[rank7]: torch.OutOfMemoryError: ... 18.00 MiB ..." line (tests/realworld2/08): its
+     * MiB figures and ", " once made it an nvidia-smi CSV */
+    const char *head = "[rank7]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+                       "18.00 MiB. GPU 7 has a total capacity of 79.15 GiB of which 17.62 MiB is "
+                       "free.\n";
+    cr_assert_eq(classify("train.log", head), TOK_KIND_STDERR);
+}
+
+Test(tokenize, classify_vllm_server_behind_process_tags)
+{
+    /* vLLM's NCCL INFO lines under its process tags are still the server's log (the
+     * corpus/G10-a shape: engine core, then a Ray worker) */
+    const char *head =
+        "(EngineCore_DP0 pid=3460) INFO 05-19 20:11:20 [core.py:77] Initializing a V1 engine\n"
+        "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=3601) spark-a:3601:3601 [0] NCCL INFO "
+        "Channel 00/04 :    0   1\n"
+        "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=3601) spark-a:3601:3601 [0] NCCL INFO "
+        "Channel 01/04 :    0   1\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_VLLM);
+}
+
+Test(tokenize, prefix_strip_up_to_a_class)
+{
+    /* a caller may take the transport and process layers only, leaving the logger's header */
+    const char *s = "sglang-1  | (EngineCore_DP0 pid=7) ERROR 11-05 12:19:32 [core.py:708] x";
+    struct rec r = rec_of(s);
+    struct tok_prefix pf;
+    cr_assert_eq(tok_prefix_strip(r.p, r.len, TOK_PREFIX_TRANSPORT, &pf), 1);
+    cr_assert_str_eq(pf.layer[0].name, "compose");
+    cr_assert_eq(pf.body, 12);
+    cr_assert_eq(tok_prefix_strip(r.p, r.len, TOK_PREFIX_PROCESS, &pf), 2);
+    cr_assert(strncmp(r.p + pf.body, "ERROR 11-05", 11) == 0);
+    cr_assert_eq(pf.level, TOK_LEVEL_NONE, "the logger's level is not read when it is kept");
+    cr_assert_eq(tok_prefix_strip(r.p, r.len, TOK_PREFIX_MESSAGE, &pf), 3);
+    cr_assert_eq(pf.layer[2].cls, TOK_PREFIX_MESSAGE);
+    cr_assert_eq(pf.layer[2].timed, 1);
+    cr_assert_eq(pf.body_len, 1);
+    free(r.p);
+}
+
+Test(tokenize, lane_syslog_host_may_be_an_address)
+{
+    /* rsyslog forwarding by address: the host field is what syslog wrote, and it stays the lane */
+    cr_assert_str_eq(lane(TOK_KIND_KERNEL, "Nov 29 10:12:55 10.0.0.5 kernel: NVRM: Xid 79"),
+                     "10.0.0.5");
+}

@@ -1,0 +1,33 @@
+/*
+ * tests/fuzz/fuzz_classify.c - the kind sniffers (tok_classify()) over a member's head.
+ * Input: an optional file name hint, then a NUL, then the head (no NUL: all of it is the head,
+ * no name). The head is copied to a buffer of its exact size, so a read past it is caught.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/az.h"
+#include "fuzz.h"
+#include "tokenize/tok.h"
+
+/* tok.h: the head is at most the first 64 KiB of a member. */
+#define HEAD_MAX ((size_t)64 * 1024)
+
+FUZZ_TARGET(classify)
+{
+    const uint8_t *nul = memchr(data, 0, size);
+    char *name = nul ? az_xstrndup((const char *)data, (size_t)(nul - data)) : NULL;
+    const uint8_t *h = nul ? nul + 1 : data;
+    size_t n = AZ_MIN(size - (size_t)(h - data), HEAD_MAX);
+    char *head = az_xmalloc(n ? n : 1);
+    memcpy(head, h, n);
+    enum tok_kind k = tok_classify(name, head, n);
+    fuzz_require(k >= TOK_KIND_TEXT && k < TOK_KIND_COUNT);
+    fuzz_require(tok_kind_from_name(tok_kind_name(k)) == (int)k);
+    /* the name is only a hint: classifying without it must work too */
+    enum tok_kind k2 = tok_classify(NULL, head, n);
+    fuzz_require(k2 >= TOK_KIND_TEXT && k2 < TOK_KIND_COUNT);
+    free(head);
+    free(name);
+    return 0;
+}
