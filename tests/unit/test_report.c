@@ -48,65 +48,56 @@ TestSuite(report, .fini = teardown);
 
 /* ---- entries as a pack would hold them (titles and fixes in the skill's words) ---- */
 
-static struct match_entry e_g3 = {"G3",
-                                  MATCH_FAMILY_GOTCHA,
-                                  "UMA OOM below 128GB",
-                                  "",
-                                  "",
-                                  "",
-                                  "drop the page cache between runs",
-                                  "test",
-                                  0,
-                                  NULL,
-                                  0};
-static struct match_entry e_g4 = {"G4",
-                                  MATCH_FAMILY_GOTCHA,
-                                  "Thermal throttling",
-                                  "",
-                                  "",
-                                  "",
-                                  "~100 W sustained is GB10's cap, not a bug: improve cooling or "
-                                  "cap run length.",
-                                  "test",
-                                  0,
-                                  NULL,
-                                  0};
-static struct match_entry e_g6 = {"G6",
-                                  MATCH_FAMILY_GOTCHA,
-                                  "Global UMA resource contention",
-                                  "",
-                                  "",
-                                  "",
-                                  "stop other GPU processes",
-                                  "test",
-                                  0,
-                                  NULL,
-                                  0};
-static struct match_entry e_g9 = {"G9",
-                                  MATCH_FAMILY_GOTCHA,
-                                  "Container-first, not bare pip",
-                                  "",
-                                  "",
-                                  "",
-                                  "use an NGC container",
-                                  "test",
-                                  0,
-                                  NULL,
-                                  0};
-static struct match_entry e_xid = {"C.xid",
-                                   MATCH_FAMILY_COMMON,
-                                   "NVIDIA Xid error",
-                                   "",
-                                   "",
-                                   "",
-                                   "Xid 79: the GPU fell off the bus; check power and cabling, "
-                                   "then reboot.",
-                                   "test",
-                                   0,
-                                   NULL,
-                                   0};
-static struct match_sig sig_slowdown = {
-    "G4.sw-thermal-slowdown", &e_g4, MATCH_STRONG, 0, "", "", "", 0, NULL, 0};
+static struct match_entry e_g3 = {.id = "G3",
+                                  .family = MATCH_FAMILY_GOTCHA,
+                                  .title = "UMA OOM below 128GB",
+                                  .symptom = "",
+                                  .cause = "",
+                                  .check = "",
+                                  .fix = "drop the page cache between runs",
+                                  .source = "test"};
+static struct match_entry e_g4 = {
+    .id = "G4",
+    .family = MATCH_FAMILY_GOTCHA,
+    .title = "Thermal throttling",
+    .symptom = "",
+    .cause = "",
+    .check = "",
+    .fix = "~100 W sustained is GB10's cap, not a bug: improve cooling or "
+           "cap run length.",
+    .source = "test"};
+static struct match_entry e_g6 = {.id = "G6",
+                                  .family = MATCH_FAMILY_GOTCHA,
+                                  .title = "Global UMA resource contention",
+                                  .symptom = "",
+                                  .cause = "",
+                                  .check = "",
+                                  .fix = "stop other GPU processes",
+                                  .source = "test"};
+static struct match_entry e_g9 = {.id = "G9",
+                                  .family = MATCH_FAMILY_GOTCHA,
+                                  .title = "Container-first, not bare pip",
+                                  .symptom = "",
+                                  .cause = "",
+                                  .check = "",
+                                  .fix = "use an NGC container",
+                                  .source = "test"};
+static struct match_entry e_xid = {.id = "C.xid",
+                                   .family = MATCH_FAMILY_COMMON,
+                                   .title = "NVIDIA Xid error",
+                                   .symptom = "",
+                                   .cause = "",
+                                   .check = "",
+                                   .fix =
+                                       "Xid 79: the GPU fell off the bus; check power and cabling, "
+                                       "then reboot.",
+                                   .source = "test"};
+static struct match_sig sig_slowdown = {.id = "G4.sw-thermal-slowdown",
+                                        .entry = &e_g4,
+                                        .strength = MATCH_STRONG,
+                                        .regex = "",
+                                        .summary = "",
+                                        .note = ""};
 
 static struct az_time at(unsigned h, unsigned m, unsigned s)
 {
@@ -243,7 +234,12 @@ static void build_g4(struct corr_result *r)
     r->bytes = 1148928;
     r->start = at(13, 4, 32);
     r->end = at(14, 53, 43);
-    r->context = (struct corr_context){1, S("NVIDIA GB10"), S("aarch64"), S("13.0"), S("13.0"), 1};
+    r->context = (struct corr_context){.is_gb10 = 1,
+                                       .gpu_name = S("NVIDIA GB10"),
+                                       .arch = S("aarch64"),
+                                       .cuda_driver = S("13.0"),
+                                       .cuda_torch = S("13.0"),
+                                       .in_container = 1};
 }
 
 /* No gotcha: the run died of an Xid 79, a common failure. */
