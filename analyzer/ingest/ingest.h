@@ -160,12 +160,13 @@ enum az_status ingest_reader_next_member(struct ingest_reader *r, struct ingest_
 enum az_status ingest_reader_next_line(struct ingest_reader *r, struct ingest_line *line);
 
 /**
- * ingest_reader_skip_empty() : consume the empty records (blank lines, lone CRs, CRLFs) that
- * come next in the current member, at most max, without delivering each: what as many
- * ingest_reader_next_line() calls returning an empty record would do (they are counted in the
- * stats), in a tight loop, so a bomb of empty lines costs about a byte's worth each. Stops at the
- * first record with content, at the end of the member, or when the member breaks (the next
- * ingest_reader_next_line() then reports it). Call it only after a record was delivered.
+ * ingest_reader_skip_empty() : consume the empty records that come next in the current member
+ * (blank lines, lone CRs, CRLFs, records of nothing but escape sequences), at most max, without
+ * delivering each: what as many ingest_reader_next_line() calls returning an empty, uncut record
+ * would do (they are counted in the stats), in a tight loop, so a bomb of empty lines costs
+ * about a byte's worth each. Stops at the first record with content or cut at max_line, at the
+ * end of the member, or when the member breaks (the next ingest_reader_next_line() then reports
+ * it). Call it only after a record was delivered.
  * @return the number consumed; when > 0, *lineno is the line number of the last one.
  */
 uint64_t ingest_reader_skip_empty(struct ingest_reader *r, uint64_t max, uint64_t *lineno);

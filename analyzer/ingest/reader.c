@@ -936,6 +936,16 @@ uint64_t ingest_reader_skip_empty(struct ingest_reader *r, uint64_t max, uint64_
                 break;
             }
             char c = b[i];
+            if (c == 0x1b) {
+                /* A record of nothing but escape sequences is empty once they are removed (a
+                 * progress bar's "ESC[2K" CR). Its end must be in the buffer and within
+                 * max_line, else ingest_reader_next_line() decides (it may refill or cut). */
+                size_t lim = AZ_MIN(end, i + r->opt.max_line), k = i;
+                while (k < lim && b[k] != '\n' && b[k] != '\r') k++;
+                if (k == lim || ingest_strip_ansi(b + i, k - i, r->scratch) > 0) break;
+                i = k; /* at its terminator, cut below as for an empty record */
+                c = b[i];
+            }
             if (c != '\n' && c != '\r') break;
             last = ln;
             n++;

@@ -126,8 +126,11 @@ FUZZ_TARGET(scan)
     for (int f = 0; f < REPORT_FORMAT_COUNT; f++) {
         for (int redact = 0; redact <= 1; redact++) {
             struct out a = write_report(r1, (enum report_format)f, redact, 0);
-            struct out b = write_report(r3, (enum report_format)f, redact, 0);
-            fuzz_require(a.len == b.len && !memcmp(a.buf, b.buf, a.len));
+            if (r3 != r1) {
+                struct out b = write_report(r3, (enum report_format)f, redact, 0);
+                fuzz_require(a.len == b.len && !memcmp(a.buf, b.buf, a.len));
+                free(b.buf);
+            }
             if (f == REPORT_JSON) {
                 json_error_t jerr;
                 json_t *j = json_loadb(a.buf, a.len, 0, &jerr);
@@ -141,7 +144,6 @@ FUZZ_TARGET(scan)
                     fuzz_require(c != 0x7f);
                 }
             free(a.buf);
-            free(b.buf);
         }
     }
     struct out v = write_report(r1, REPORT_TEXT, 0, 1);

@@ -4,7 +4,7 @@
 # BUILD/work/HARNESS (reused by the next run); seeds are regenerated into BUILD/seeds. A crash,
 # leak, timeout or out-of-memory stops that harness and leaves its input in BUILD/crashes/HARNESS/;
 # the script then exits 1. Prints one line per harness: runs, coverage, corpus size; appends its
-# seconds to BUILD/fuzz-seconds.log.
+# wall and CPU seconds to BUILD/fuzz-seconds.log.
 set -u
 secs=$1
 build=$2
@@ -26,12 +26,15 @@ for h in "$@"; do
     *) max_len=65536 ;;
     esac
     t0=$(date +%s)
-    "$build/fuzz_$h" "$build/work/$h" "$build/seeds/$h" -dict="$here/gotcha.dict" \
+    timer=
+    [ -x /usr/bin/time ] && timer="/usr/bin/time -o $build/work/$h.cpu -f %U+%S"
+    $timer "$build/fuzz_$h" "$build/work/$h" "$build/seeds/$h" -dict="$here/gotcha.dict" \
         -max_total_time="$secs" -max_len=$max_len -timeout=20 -rss_limit_mb=2048 \
         -artifact_prefix="$build/crashes/$h/" -print_final_stats=1 >"$log" 2>&1
     rc=$?
-    # one line per run in BUILD/fuzz-seconds.log: the total fuzzed is their sum (README.md)
-    echo "$h $(($(date +%s) - t0)) rc=$rc" >>"$build/fuzz-seconds.log"
+    cpu=$(tail -n 1 "$build/work/$h.cpu" 2>/dev/null | awk -F+ 'NF == 2 { printf "%.0f", $1 + $2 }')
+    # one line per run in BUILD/fuzz-seconds.log (harness, wall s, CPU s): README.md sums them
+    echo "$h $(($(date +%s) - t0)) rc=$rc cpu=${cpu:-?}" >>"$build/fuzz-seconds.log"
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
     corp=$(ls "$build/work/$h" | wc -l)

@@ -9,7 +9,7 @@
 #   sh tests/tools/arm64.sh test    build and run everything above (make test-arm64 runs both)
 #
 # How the pieces fit (each one a pitfall met on the way):
-# - The :arm64 runtime libraries are installed through dpkg multiarch (they are Multi-Arch: same),
+# - The :arm64 runtime libraries are installed through dpkg multiarch where they are Multi-Arch: same
 #   so /lib/ld-linux-aarch64.so.1 and /usr/lib/aarch64-linux-gnu hold a coherent arm64 glibc and the
 #   libraries gotcha loads. The -dev packages are NOT installed: libcriterion-dev:arm64 would remove
 #   the amd64 one. They are unpacked into a sysroot under build/ instead, for headers and .so links.
@@ -23,11 +23,15 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 SYSROOT=$top/build/arm64-sysroot
 TRIPLET=aarch64-linux-gnu
-RUNTIME_PKGS="libc6 libpcre2-8-0 libzstd1 libarchive13 libjansson4 libcriterion3"
+RUNTIME_PKGS="libc6 libpcre2-8-0 libzstd1 libarchive13 libjansson4 libgit2-1.5 libffi8"
 # Unpacked into the sysroot: headers, pkg-config files and the .so links of the -dev packages, and
-# the runtime packages the links point at.
+# the runtime packages the links point at. libcriterion3 and libnanomsg5 are only here, never
+# installed: libnanomsg5 is not Multi-Arch, so its arm64 package would replace the amd64 one that
+# the x86_64 unit tests link (and apt would remove libcriterion-dev to make room). The arm64
+# binaries find them through their run path.
 SYSROOT_PKGS="libpcre2-dev libpcre2-8-0 libpcre2-16-0 libpcre2-32-0 libpcre2-posix3 libzstd-dev libzstd1
-              libarchive-dev libarchive13 libjansson-dev libjansson4 libcriterion-dev libcriterion3"
+              libarchive-dev libarchive13 libjansson-dev libjansson4 libcriterion-dev libcriterion3
+              libnanomsg5"
 BINFMT=/proc/sys/fs/binfmt_misc
 
 say() { echo "arm64: $*"; }
@@ -76,6 +80,8 @@ run_tests() {
         say "not set up: run 'sh tests/tools/arm64.sh setup' (make test-arm64 does)"; exit 1; }
     # -rpath-link: the libraries' own dependencies (libxml2, libgit2, ...) are the multiarch ones.
     arm_ld="-Wl,-rpath-link,/usr/lib/$TRIPLET -Wl,-rpath-link,/lib/$TRIPLET"
+    # RPATH, not RUNPATH: libcriterion.so.3 itself must find libnanomsg.so.5 there too
+    arm_ld="$arm_ld -Wl,-rpath-link,$SYSROOT/usr/lib/$TRIPLET -Wl,-rpath,$SYSROOT/usr/lib/$TRIPLET -Wl,--disable-new-dtags"
     arm_make() {
         PKG_CONFIG_LIBDIR="$SYSROOT/usr/lib/$TRIPLET/pkgconfig:$SYSROOT/usr/share/pkgconfig" \
         PKG_CONFIG_SYSROOT_DIR="$SYSROOT" GOTCHA_PATTERNS="$top/patterns" \

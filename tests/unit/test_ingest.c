@@ -983,14 +983,17 @@ static struct ingest_reader *open_chunked(struct chunked *c, size_t max_line)
 }
 
 /* Blank lines, lone CRs and CRLFs between short records, a long record cut at max_line with
- * blank lines after it, and a CR as the last byte: skipping after any record (the skip may stop
- * at a chunk boundary, inside a CRLF, or at max) consumes exactly the empty records next_line()
- * would have returned, with the same line numbers. */
+ * blank lines after it, progress-bar refreshes of nothing but escape sequences (one of them
+ * longer than max_line, one holding text), and an escape sequence as the last record: skipping
+ * after any record (the skip may stop at a chunk boundary, inside a CRLF, or at max) consumes
+ * exactly the empty records next_line() would have returned, with the same line numbers. */
 Test(ingest, skip_empty_consumes_what_next_line_would_return)
 {
     static const char input[] = "a\n\n\n\r\r\nb\r\r\n\r\n\n\n\n\nc\r\n\n"
                                 "0123456789abcdef\n\n\r\n"
-                                "d\n\r\r\r\r\r";
+                                "\033[2K\r\033[2K\r\033[1mx\033[0m\r\033[2K\033[1A\r\n"
+                                "\033[2K\033[2K\033[2K\033[2K\n\033[0m\r"
+                                "d\n\r\r\r\r\r\033[0m";
     size_t n = sizeof input - 1;
     struct rec_copy want[64];
     size_t nwant = 0;
@@ -1007,7 +1010,7 @@ Test(ingest, skip_empty_consumes_what_next_line_would_return)
         w->cut = l.cut;
     }
     ingest_reader_free(r);
-    cr_assert_eq(nwant, 23); /* 5 with text (one of them cut), 18 empty */
+    cr_assert_eq(nwant, 30); /* 6 with text (two of them cut), 24 empty (one of them cut) */
 
     static const size_t chunks[] = {1, 2, 3, 7, 4096};
     static const uint64_t maxes[] = {1, 2, UINT64_MAX};
@@ -1026,9 +1029,11 @@ Test(ingest, skip_empty_consumes_what_next_line_would_return)
                 k++;
                 uint64_t last = 0, got = ingest_reader_skip_empty(r, maxes[mi], &last);
                 cr_assert_leq(got, maxes[mi]);
-                for (uint64_t i = 0; i < got; i++)
+                for (uint64_t i = 0; i < got; i++) {
                     cr_assert_eq(want[k + i].len, 0u, "chunk %zu: skipped a record with text",
                                  chunks[ci]);
+                    cr_assert_eq(want[k + i].cut, 0, "chunk %zu: skipped a cut record", chunks[ci]);
+                }
                 if (got) cr_assert_eq(last, want[k + got - 1].lineno, "chunk %zu", chunks[ci]);
                 k += got;
                 skipped_total += got;
@@ -1039,4 +1044,27 @@ Test(ingest, skip_empty_consumes_what_next_line_would_return)
             cr_assert_eq(ingest_reader_stats(r)->records, nwant); /* skipped ones count too */
             ingest_reader_free(r);
         }
+}
+
+/* tqdm/rich clearing the line before each refresh: records of nothing but "ESC[2K" are empty
+ * once the escapes are removed, and are skipped as a run; one holding text stops the run. */
+Test(ingest, skip_empty_takes_records_of_only_escape_sequences)
+{
+    static const char input[] = "x\n\033[2K\r\033[2K\r\033[2K\033[0m\r\033[2K 10%\ry\n";
+    struct chunked c = {input, sizeof input - 1, 0, 4096};
+    struct ingest_reader *r = open_chunked(&c, 64);
+    struct ingest_line l;
+    cr_assert_eq(ingest_reader_next_line(r, &l), AZ_OK);
+    cr_assert_eq(l.len, 1);
+    uint64_t last = 0;
+    cr_assert_eq(ingest_reader_skip_empty(r, UINT64_MAX, &last), 3);
+    cr_assert_eq(last, 2);
+    cr_assert_eq(ingest_reader_next_line(r, &l), AZ_OK);
+    cr_assert_eq(l.len, 4); /* " 10%" */
+    cr_assert_eq(memcmp(l.text, " 10%", 4), 0);
+    cr_assert_eq(ingest_reader_skip_empty(r, UINT64_MAX, &last), 0);
+    cr_assert_eq(ingest_reader_next_line(r, &l), AZ_OK);
+    cr_assert_eq(l.len, 1);
+    cr_assert_eq(ingest_reader_stats(r)->records, 6);
+    ingest_reader_free(r);
 }
