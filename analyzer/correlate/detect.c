@@ -550,7 +550,7 @@ void corr_prim_plateau(struct corr_rule_run *rr)
     const struct corr_sbuild *b = &st->series[pw];
     double lo_v = N("lo"), hi_v = N("hi"), above_v = N("above");
     size_t min_points = (size_t)N("min_points"), untimed = (size_t)N("untimed_points");
-    size_t one_in = (size_t)N("above_share");
+    size_t one_in = (size_t)N("above_one_in");
     /* Longest run of samples inside the band. */
     size_t best_lo = 0, best_n = 0, lo = 0, n = 0;
     double pmin = INFINITY, pmax = -INFINITY, peak = -INFINITY;
