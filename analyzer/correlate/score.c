@@ -262,7 +262,7 @@ static enum match_role ferr_pass(enum match_role role)
 
 /* The earliest error record matched by a signature of the family (-1: gotcha or common) at
  * least as strong as min_strength, among the signatures of one pass: root (every role but cascade,
- * contrary and noise), cascade or noise. */
+ * context, contrary and noise), cascade or noise. A context line describes the run, never fails it. */
 static const struct corr_rec *first_error_of(const struct corr_state *st, int family,
                                              enum match_strength min_strength, enum match_role pass)
 {
@@ -270,7 +270,9 @@ static const struct corr_rec *first_error_of(const struct corr_state *st, int fa
     for (size_t s = 0; s < st->nsigs; s++) {
         if (!st->sigs[s]) continue;
         const struct match_sig *sig = match_pack_sig(st->pack, s);
-        if (sig->role == MATCH_ROLE_CONTRARY || ferr_pass(sig->role) != pass) continue;
+        if (sig->role == MATCH_ROLE_CONTRARY || sig->role == MATCH_ROLE_CONTEXT ||
+            ferr_pass(sig->role) != pass)
+            continue;
         int fam = (int)sig->entry->family;
         if (fam != MATCH_FAMILY_GOTCHA && fam != MATCH_FAMILY_COMMON) continue;
         if (family >= 0 && fam != family) continue;

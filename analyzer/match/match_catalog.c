@@ -334,15 +334,16 @@ const struct match_sig_priv *match_catalogue_resolve(const struct match_sig_priv
     long code = shape->fixed_code;
     if (code < 0) {
         const struct match_fact *fc = &facts[shape->code_fact];
-        if (!fc->val || fc->len == 0 || fc->len > CODE_DIGITS_MAX) return shape;
+        if (!fc->val || fc->len == 0 || fc->len > CODE_DIGITS_MAX)
+            return shape->follow_up ? NULL : shape;
         code = 0;
         for (size_t i = 0; i < fc->len; i++) {
-            if (fc->val[i] < '0' || fc->val[i] > '9') return shape;
+            if (fc->val[i] < '0' || fc->val[i] > '9') return shape->follow_up ? NULL : shape;
             code = code * 10 + (fc->val[i] - '0');
         }
     }
     const struct match_code *r = match_catalogue_find(&c->pub, code);
-    if (!r) return shape;
+    if (!r) return shape->follow_up ? NULL : shape;
     size_t i = (size_t)(r - c->codes);
     const struct match_sig *s =
         severity_of(r->severity) == 1 ? c->sig_fatal[i] : c->sig_nonfatal[i];
@@ -353,6 +354,7 @@ const struct match_sig_priv *match_catalogue_resolve(const struct match_sig_priv
         const struct match_sig *v = fatal ? c->sig_fatal[i] : c->sig_nonfatal[i];
         if (v) s = v;
     }
+    if (shape->follow_up && (!s || s->role == MATCH_ROLE_NOISE)) return NULL;
     return s ? match_sig_priv_of(s) : shape;
 }
 

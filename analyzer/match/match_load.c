@@ -334,7 +334,7 @@ static int sig_compile(struct match_loader *ld, struct match_sig_priv *s, const 
 static const char *const sig_fields[] = {"id",    "kinds",   "strength", "regex",       "literals",
                                          "facts", "summary", "note",     "examples",    "sources",
                                          "role",  "tags",    "contrary", "decisive_on", "catalogue",
-                                         "code",  NULL};
+                                         "code",  "follow_up", NULL};
 
 /* A tag: lowercase letters, digits and '-' ("oom", "pip-change"). */
 static int valid_tag(const char *t)
@@ -497,6 +497,11 @@ static struct match_sig_priv *load_sig(struct match_loader *ld, const struct mat
         match_ld_problem(ld, what, "field \"code\" must be a code number, with \"catalogue\"");
     else if (fixed)
         s->fixed_code = (long)json_integer_value(fixed);
+    json_t *fu = json_object_get(js, "follow_up");
+    if (fu && (!json_is_boolean(fu) || !cat))
+        match_ld_problem(ld, what, "field \"follow_up\" must be true or false, with \"catalogue\"");
+    else if (fu)
+        s->follow_up = json_is_true(fu);
     get_str_list(ld, what, js, "sources", 1, 1);
 
     json_t *facts = json_object_get(js, "facts");

@@ -35,6 +35,7 @@ struct match_sig_priv {
     const struct match_catalogue_priv *cat; /* resolved; NULL for an ordinary signature */
     int code_fact, sev_fact;                /* indices of facts "code" / "severity", -1 none */
     long fixed_code;       /* "code": N, a shape whose lines are always that code; -1 otherwise */
+    int follow_up;         /* "follow_up": its lines repeat a fault line's code with data */
     const char **own_tags; /* its own "tags" (in the pack's blocks) */
     size_t nown_tags;
 };
@@ -180,7 +181,9 @@ void match_searcher_run_once(const struct match_searcher *w, const uint8_t *p, s
                              uint32_t *stamp, uint32_t gen, match_lit_fn fn, void *ctx);
 
 /* The signature a line-shape hit with these facts stands for: its code's (by the line's
- * severity word when it has one), or the shape itself for a code not in the catalogue. */
+ * severity word when it has one), or the shape itself for a code not in the catalogue. NULL for
+ * a follow-up shape's line (docs/patterns.md) whose code is not listed or is noise: the record
+ * repeats a fault line's code with data, and alone it says nothing more than that code does. */
 const struct match_sig_priv *match_catalogue_resolve(const struct match_sig_priv *shape,
                                                      const struct match_fact *facts);
 

@@ -265,13 +265,15 @@ static int deliver(struct match_scanner *s, uint32_t k, int rc, const PCRE2_SIZE
         s->limit_hits[k]++;
         return 0;
     }
-    if (!fn) return 1;
     const struct match_sig_priv *sig = s->p->sigs[k];
+    if (!fn && !sig->follow_up) return 1;
     for (size_t f = 0; f < sig->pub.nfacts; f++)
         fill_fact(&s->facts[f], &sig->facts[f], p, ov, sig->fact_group[f], (uint32_t)rc);
     /* a catalogue shape's hit stands for its code's signature, which has no facts of its own
      * (the shapes of one catalogue capture different groups; the code says it all) */
     const struct match_sig_priv *as = sig->cat ? match_catalogue_resolve(sig, s->facts) : sig;
+    if (!as) return 0; /* a follow-up record of a code that says nothing */
+    if (!fn) return 1;
     struct match_hit hit = {&as->pub, ov[0], ov[1] - ov[0], as == sig ? sig->pub.nfacts : 0,
                             s->facts};
     fn(ctx, &hit);

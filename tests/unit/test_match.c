@@ -1135,6 +1135,62 @@ Test(match, shipped_catalogues_are_complete_and_resolve_real_shapes)
     match_pack_free(p);
 }
 
+/* The data records the NVSwitch driver prints after an SXid fault line (Data {...}, Severity N
+ * Engine instance ...) stand for their code only when the catalogue lists it and does not bucket
+ * it as noise. Lines from NVIDIA/nvtrust#124 (an H100 boot log: 22013 is an IGNORE code) and
+ * leptonai/gpud#338 (a 12028 Data record, fatal in NVIDIA's table); 29999 is a code no table
+ * lists, in the same record shape. */
+Test(match, sxid_follow_up_records_stand_for_listed_codes_only)
+{
+    struct match_pack *p = load_shipped();
+    struct match_scanner *sc = match_scanner_new(p);
+    static const struct {
+        const char *line, *sig; /* sig NULL: no hit at all */
+    } cases[] = {
+        {"[   38.178720] nvidia-nvswitch3: SXid (PCI:0000:04:00.0): 22013, Non-fatal, Link 44 "
+         "Minion Link DLREQ interrupt",
+         "C.sxid.22013"},
+        {"[   38.180708] nvidia-nvswitch3: SXid (PCI:0000:04:00.0): 22013, Severity 0 Engine "
+         "instance 44 Sub-engine instance 00",
+         NULL},
+        {"[   38.183583] nvidia-nvswitch3: SXid (PCI:0000:04:00.0): 22013, Data {0x0000002c, "
+         "0x0000002c, 0x00000000, 0x0000002c, 0x80005302, 0x00000000}",
+         NULL},
+        {"kern  :err   : 2025-01-25T10:34:54,859532+00:00 nvidia-nvswitch1: SXid "
+         "(PCI:0000:84:00.0): 12028, Data {0x000001c0, 0x00bd5c8a, 0x00000500, 0x00000064}",
+         "C.sxid.12028"},
+        {"[   38.183583] nvidia-nvswitch3: SXid (PCI:0000:04:00.0): 29999, Data {0x0000002c, "
+         "0x0000002c}",
+         NULL},
+        /* a fault line of an unlisted code is still an SXid fault, reported as the shape */
+        {"[   38.187830] nvidia-nvswitch3: SXid (PCI:0000:04:00.0): 29999, Non-fatal, Link 45 "
+         "Minion Link DLREQ interrupt",
+         "C.sxid.line"},
+    };
+    for (size_t i = 0; i < AZ_ARRAY_LEN(cases); i++) {
+        struct hits h = {0};
+        match_scanner_scan(sc, TOK_KIND_KERNEL, cases[i].line, strlen(cases[i].line), collect, &h);
+        if (cases[i].sig)
+            cr_expect(h.n == 1 && has_hit(&h, cases[i].sig), "%s not hit (alone) by: %s",
+                      cases[i].sig, cases[i].line);
+        else
+            cr_expect_eq(h.n, 0, "%s hit by: %s", h.n ? h.ids[0] : "", cases[i].line);
+    }
+    match_scanner_free(sc);
+    match_pack_free(p);
+}
+
+/* "follow_up" is a catalogue shape's word: a boolean, on a signature that names a catalogue. */
+Test(match, error_follow_up_needs_a_catalogue)
+{
+    const char *s = sig_json("G3.oom", OOM_REGEX, " \"follow_up\": true,", OOM_LINE, NEAR_MISS);
+    char *e = load_error(write_pack("fu", "g3.json", g3_pack(s)));
+    cr_expect(strstr(e, "G3.oom: field \"follow_up\" must be true or false, with \"catalogue\"") !=
+                  NULL,
+              "%s", e);
+    free(e);
+}
+
 /* "outcome" marks end-marker entries: only "completed", only on context entries (an end marker
  * is never a finding). */
 Test(match, entry_outcome_is_completed_on_context_entries_only)
