@@ -289,21 +289,37 @@ void corr_rules_run(struct corr_state *st)
     }
 }
 
+/* The value of a parameter the running primitive reads. A name its schema (prims[]) does not
+ * declare is a defect of the C, not of the pack: the pack was checked against the schema, so such
+ * a read would silently see "absent" (NaN) on every pack. It stops here, loudly, so any test that
+ * runs the primitive finds it. */
+static const struct match_value *rule_value(const struct corr_rule_run *rr, const char *name)
+{
+    const struct prim *pr = prim_find(rr->rule->use);
+    if (!pr || !word_in(pr->params, name, strlen(name), NULL, NULL)) {
+        fprintf(stderr, "gotcha: internal error: primitive %s reads parameter \"%s\", which its "
+                        "schema does not declare\n",
+                rr->rule->use, name);
+        abort();
+    }
+    return match_rule_value(rr->rule, name);
+}
+
 double corr_rule_num(const struct corr_rule_run *rr, const char *name)
 {
-    const struct match_value *v = match_rule_value(rr->rule, name);
+    const struct match_value *v = rule_value(rr, name);
     return v ? v->num : NAN;
 }
 
 const char *corr_rule_str(const struct corr_rule_run *rr, const char *name)
 {
-    const struct match_value *v = match_rule_value(rr->rule, name);
+    const struct match_value *v = rule_value(rr, name);
     return v ? v->str : NULL;
 }
 
 const struct match_value *corr_rule_list(const struct corr_rule_run *rr, const char *name)
 {
-    const struct match_value *v = match_rule_value(rr->rule, name);
+    const struct match_value *v = rule_value(rr, name);
     return v && v->list ? v : NULL;
 }
 
