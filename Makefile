@@ -5,7 +5,7 @@
 #   make asan       the unit and CLI tests under AddressSanitizer + UBSan (objects in build/asan/)
 #   make test-arm64 cross-build for aarch64, run the tests under qemu-user, compare the reports
 #   make dev        build with -Werror
-#   make bench      speed and memory figures (see bench/README.md); make bench-bombs: bombs only
+#   make bench      speed and memory figures (see tests/bench/README.md); make bench-bombs: bombs only
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (clang; objects in build/fuzz/)
 #   make eval       accuracy on the labelled corpus/ (make eval-real: on real public logs)
 #   make demo       build (installing dependencies if missing) and run on a sample failed run
@@ -202,13 +202,13 @@ golden-update: $(BIN)
 	GOTCHA_BIN=$(abspath $(BIN)) GOLDEN_UPDATE=1 sh tests/cli/run.sh
 
 bench: $(BIN)
-	GOTCHA_BIN=$(abspath $(BIN)) sh bench/run.sh
-	GOTCHA_BIN=$(abspath $(BIN)) sh bench/batch.sh
-	GOTCHA_BIN=$(abspath $(BIN)) sh bench/bombs.sh
+	GOTCHA_BIN=$(abspath $(BIN)) sh tests/bench/run.sh
+	GOTCHA_BIN=$(abspath $(BIN)) sh tests/bench/batch.sh
+	GOTCHA_BIN=$(abspath $(BIN)) sh tests/bench/bombs.sh
 
-# Decompression bombs of empty records (bench/bombs.sh): each should end in under 10 s.
+# Decompression bombs of empty records (tests/bench/bombs.sh): each should end in under 10 s.
 bench-bombs: $(BIN)
-	GOTCHA_BIN=$(abspath $(BIN)) sh bench/bombs.sh
+	GOTCHA_BIN=$(abspath $(BIN)) sh tests/bench/bombs.sh
 
 # Fuzzing (tests/fuzz/README.md): each harness for FUZZ_SECONDS, seeded from corpus/ and
 # tests/realworld*/; a crash fails the target and leaves its input in build/fuzz/crashes/.

@@ -1,5 +1,5 @@
 # Bombs of empty records: small compressed files that decode to millions of records holding
-# nothing (the shapes of bench/bombs.sh, scaled down): blank lines, lone CRs (a tqdm refresh with
+# nothing (the shapes of tests/bench/bombs.sh, scaled down): blank lines, lone CRs (a tqdm refresh with
 # nothing in it), CRLFs, progress-bar refreshes that are only escape sequences ("ESC[2K" CR, as
 # tqdm and rich clear a line), and one line of escape sequences. Each is read to its end and
 # counted; one line is cut at --max-line; a decoded size past --max-expand is stopped as a bomb;

@@ -16,7 +16,7 @@ echo "corpus: $n runs compared"
 
 big=$TEST_TMP/big
 mkdir -p "$big/rank0" "$big/node"
-cc -O2 -o "$TEST_TMP/genlog" "$top/bench/genlog.c"
+cc -O2 -o "$TEST_TMP/genlog" "$top/tests/bench/genlog.c"
 "$TEST_TMP/genlog" 12000000 >"$big/rank0/train.log"
 zstd -q -c "$big/rank0/train.log" >"$big/rank0/train-copy.log.zst"
 (cd "$big" && tar cf - rank0/train.log | zstd -q -c >bundle.tar.zst)

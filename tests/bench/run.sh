@@ -1,11 +1,11 @@
 #!/bin/sh
-# bench/run.sh - speed and memory of gotcha against the tools a user would otherwise reach for.
+# tests/bench/run.sh - speed and memory of gotcha against the tools a user would otherwise reach for.
 #
-#   GOTCHA_BIN=/path/to/gotcha [BENCH_SIZE=400M] [BENCH_RUNS=3] [GOTCHA_PATTERNS=dir] sh bench/run.sh
+#   GOTCHA_BIN=/path/to/gotcha [BENCH_SIZE=400M] [BENCH_RUNS=3] [GOTCHA_PATTERNS=dir] sh tests/bench/run.sh
 #
-# Generates a deterministic training-style log (bench/genlog.c) into bench/out/, a zstd copy, and
+# Generates a deterministic training-style log (tests/bench/genlog.c) into tests/bench/out/, a zstd copy, and
 # prints one table from one run of each command: wall time, throughput over the uncompressed size,
-# and gotcha's peak RSS. See bench/README.md for what each line measures and the targets.
+# and gotcha's peak RSS. See tests/bench/README.md for what each line measures and the targets.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/batch.sh - speed of `gotcha batch` (run by `make bench` after bench/run.sh, or alone):
+# tests/bench/batch.sh - speed of `gotcha batch` (run by `make bench` after bench/run.sh, or alone):
 # BATCH_RUNS generated runs (default 2,000) of a few MB each (BATCH_RUN_SIZE bytes of training log,
 # default 2,000,000, plus a small failure log and an nvidia-smi dump that differ per run).
 # Prints runs/s with -j1 and -j2 and their ratio, peak RSS, and a cached re-scan's time against

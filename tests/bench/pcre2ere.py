@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""bench/pcre2ere.py - translate the pack's PCRE2 regexes to POSIX ERE for the `grep -E -f` baseline.
+"""tests/bench/pcre2ere.py - translate the pack's PCRE2 regexes to POSIX ERE for the `grep -E -f` baseline.
 
-    python3 bench/pcre2ere.py PATTERN_DIR OUT_FILE
+    python3 tests/bench/pcre2ere.py PATTERN_DIR OUT_FILE
 
 Translation (enough for the pack's regexes; anything else is skipped and counted):
   \\d -> [0-9]   \\D -> [^0-9]   \\s -> [[:space:]]   \\S -> [^[:space:]]

@@ -1,5 +1,5 @@
 /*
- * bench/genlog.c - deterministic generator of a large training-style log for `make bench`.
+ * tests/bench/genlog.c - deterministic generator of a large training-style log for `make bench`.
  *
  *   genlog SIZE_BYTES > train.log
  *

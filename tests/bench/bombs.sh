@@ -1,15 +1,15 @@
 #!/bin/sh
-# bench/bombs.sh - hostile inputs that are cheap to send and were dear to read: each a small gzip
+# tests/bench/bombs.sh - hostile inputs that are cheap to send and were dear to read: each a small gzip
 # that decodes to BOMB_SIZE (default 1G) bytes of records holding nothing.
 #
-#   GOTCHA_BIN=/path/to/gotcha [BOMB_SIZE=1G] [GOTCHA_PATTERNS=dir] sh bench/bombs.sh
+#   GOTCHA_BIN=/path/to/gotcha [BOMB_SIZE=1G] [GOTCHA_PATTERNS=dir] sh tests/bench/bombs.sh
 #
 #   newlines     1 GiB of LF: 1 Gi blank lines (~1 MB gzipped)
 #   lone CRs     1 GiB of CR: 1 Gi empty records (a tqdm refresh with nothing in it), all on line 1
 #   erase + CR   "ESC[2K" CR repeated (a progress bar clearing its line): 215 M records, empty
 #                once the escape sequences are removed
 #   escape line  one line of "ESC[0m" repeated: one record, cut at --max-line, the rest skipped
-# Each is made once into bench/out/ (gzip -9), then scanned once with the default -j; printed: wall
+# Each is made once into tests/bench/out/ (gzip -9), then scanned once with the default -j; printed: wall
 # seconds, records read (from the JSON report), peak RSS. Target: each under 10 s (issue 15).
 set -eu
 
@@ -32,7 +32,7 @@ bytes_of() { # 400M / 1G / 123456 -> bytes
 }
 N=$(bytes_of "$SIZE")
 
-make_bomb() { # NAME: bench/out/bomb-NAME-SIZE.gz from the generator of that name
+make_bomb() { # NAME: tests/bench/out/bomb-NAME-SIZE.gz from the generator of that name
     f=$OUT/bomb-$1-$SIZE.gz
     [ -f "$f" ] && return 0
     echo "making $f..." >&2
