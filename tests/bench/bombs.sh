@@ -14,7 +14,7 @@
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(dirname "$HERE")
+TOP=$(dirname "$(dirname "$HERE")")
 OUT=$HERE/out
 SIZE=${BOMB_SIZE:-1G}
 GOTCHA_BIN=${GOTCHA_BIN:-$TOP/gotcha}

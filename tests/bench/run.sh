@@ -9,7 +9,7 @@
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(dirname "$HERE")
+TOP=$(dirname "$(dirname "$HERE")")
 OUT=$HERE/out
 SIZE=${BENCH_SIZE:-400M}
 PATTERNS=${GOTCHA_PATTERNS:-$TOP/patterns}
