@@ -40,7 +40,7 @@ setup() {
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
     dpkg --print-foreign-architectures | grep -qx arm64 || $SUDO dpkg --add-architecture arm64
     need=""
-    for p in gcc-$TRIPLET qemu-user; do
+    for p in gcc-$TRIPLET qemu-user file; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
     done
     for p in $RUNTIME_PKGS; do
