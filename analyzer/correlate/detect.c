@@ -1319,9 +1319,14 @@ void corr_prim_tp_nodes(struct corr_rule_run *rr)
     struct corr_var v[] = {
         VN("tp", tp), VS("nodes", !isnan(nn) && nn >= 3 ? S("several") : S("two")), VS("how", how)};
     size_t nv = AZ_ARRAY_LEN(v);
+    const struct corr_rec *nc = entry_earliest(st, entry_of(st, S("failure")));
     if (!isnan(tp) && tp >= 2 && multi) {
         corr_rule_claim(rr, "across", tr, v, nv);
-        const struct corr_rec *nc = entry_earliest(st, entry_of(st, S("failure")));
+        if (nc) corr_rule_claim(rr, "failure", nc, v, nv);
+    } else if (isnan(tp) && spans) {
+        /* No size printed, but the spans line itself says a tensor-parallel group spans
+         * machines: the servers build that communicator for the TP group only. */
+        corr_rule_claim(rr, "group_spans", spans, v, nv);
         if (nc) corr_rule_claim(rr, "failure", nc, v, nv);
     } else if (!isnan(tp) && tp < 2) {
         corr_rule_claim(rr, "tp1", tr, v, nv);

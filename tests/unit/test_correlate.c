@@ -822,6 +822,42 @@ Test(correlate, tensor_parallel_on_one_host_is_not_g10)
     corr_result_free(r);
 }
 
+/* The spans line with no size printed anywhere: vLLM builds the custom allreduce for the TP group
+ * only (cuda_communicator.py: "custom allreduce ... can be used only by tp"), so the line alone
+ * says a tensor-parallel group spans machines. Shape: a Ray worker's warning as quoted in
+ * mark-ramsey-ri/vllm-dgx-spark#1 (not the realworld case that prompted the outcome). */
+Test(correlate, spans_line_without_a_size_is_tp_across_machines)
+{
+    use_pack2();
+    write_file("run", "vllm-serve.log",
+               "(EngineCore_DP0 pid=3460) INFO 05-19 20:11:02 [core.py:93] Initializing a V1 LLM "
+               "engine (v0.11.0) with config: model='openai/gpt-oss-120b'\n"
+               "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=2790, ip=169.254.77.11) WARNING "
+               "05-19 20:11:09 [custom_all_reduce.py:86] Custom allreduce is disabled because this "
+               "process group spans across nodes.\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_gt(r->records, 0);
+    cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
+    cr_assert(strstr(r->findings[0].summary, "spans machines") != NULL, "%s",
+              r->findings[0].summary);
+    corr_result_free(r);
+}
+
+Test(correlate, spans_line_with_tp1_is_not_g10)
+{
+    use_pack2();
+    /* near miss: a note quoting the line on a run whose own config says TP 1 */
+    write_file("run", "vllm-serve.log",
+               "(APIServer pid=3301) INFO 05-19 20:11:04 [utils.py:233] non-default args: "
+               "{'model': 'openai/gpt-oss-120b', 'tensor_parallel_size': 1}\n"
+               "last week's attempt hung after: Custom allreduce is disabled because this process "
+               "group spans across nodes.\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_gt(r->records, 0);
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
+}
+
 static void write_smi_procs(const char *second_mib)
 {
     struct az_buf b = AZ_BUF_INIT;
