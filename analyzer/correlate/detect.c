@@ -669,6 +669,26 @@ static struct drop find_drop(const struct corr_rule_run *rr)
     return d;
 }
 
+/* The share of a companion series' samples (same file and lane as b) from time t on that reach
+ * lo: is the GPU still busy after a drop? NAN when there is no such companion. */
+static double busy_after(const struct corr_state *st, const struct corr_sbuild *b, double t,
+                         const char *name, double lo)
+{
+    for (size_t s = 0; s < st->nseries; s++) {
+        const struct corr_sbuild *c = &st->series[s];
+        if (c == b || c->file != b->file || strcmp(c->lane, b->lane) || strcmp(c->name, name))
+            continue;
+        size_t n = 0, hi = 0;
+        for (size_t i = 0; i < c->n; i++) {
+            if (c->pts[i].t < t) continue;
+            n++;
+            if (c->pts[i].v >= lo) hi++;
+        }
+        if (n) return (double)hi / (double)n;
+    }
+    return NAN;
+}
+
 void corr_prim_change_point(struct corr_rule_run *rr)
 {
     struct corr_state *st = rr->st;
@@ -681,6 +701,14 @@ void corr_prim_change_point(struct corr_rule_run *rr)
     int aligned =
         !isnan(slack) && !isnan(rr->plateau_t0) && (b->approx || d.t >= rr->plateau_t0 - slack);
     const char *outcome = aligned ? "aligned" : "drop";
+    /* With a load series beside it: a fall while the GPU stays busy is the claim; a fall with the
+     * load gone is the work ending (an idle clock), no claim at all. */
+    const char *busy = S("busy_series");
+    if (busy) {
+        double share = busy_after(st, b, d.t, busy, N("busy_min"));
+        if (!isnan(share) && share < N("busy_share")) return;
+        if (!isnan(share)) outcome = "busy";
+    }
     struct corr_var v[] = {VN("before", d.before), VN("after", d.after), VS("unit", b->unit),
                            VN("pct", d.pct), VS("at", "")};
     char text[256], clock[32];

@@ -343,6 +343,52 @@ Test(correlate, power_plateau_near_100w_with_rising_temperature_is_g4)
     corr_result_free(r);
 }
 
+/* nvidia-smi --query-gpu=timestamp,pcie.link.gen.current,pcie.link.width.current,power.draw,
+ * clocks.sm,utilization.gpu --format=csv,noheader: no header, each value with its unit. Row shape
+ * from a public repository's notes on ml-explore/mlx#3861 (an RTX 5070 Laptop sampled every
+ * 0.5 s: "03:56:05.522, 4, 8, 36.87 W, 2805 MHz, 100 %"), the date added as nvidia-smi's own
+ * timestamp prints it. load_mhz: the clock in the second half; util_after: the load then. */
+static char *noheader_clock_csv(int load_mhz, int util_after)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    for (int i = 0; i < 16; i++) {
+        int late = i >= 8;
+        az_buf_printf(&b, "2026/09/23 03:56:%02d.%03d, 4, 8, %.2f W, %d MHz, %d %%\n", 5 + i,
+                      (i * 587) % 1000, late ? 18.6 + i % 3 : 36.9 + i % 2,
+                      late ? load_mhz + i % 2 * 15 : 2805 - i % 2 * 15, late ? util_after : 100);
+    }
+    return az_buf_steal(&b);
+}
+
+Test(correlate, noheader_smi_csv_clock_collapse_under_load_is_g4)
+{
+    char *csv = noheader_clock_csv(600, 100);
+    write_file("run", "clocks.csv", csv);
+    free(csv);
+    struct corr_result *r = analyze_dir("run");
+    int clk = 0, util = 0;
+    for (size_t i = 0; i < r->nseries; i++) {
+        if (!strcmp(r->series[i].name, "clocks.sm") && r->series[i].npoints == 16) clk = 1;
+        if (!strcmp(r->series[i].name, "utilization.gpu") && r->series[i].npoints == 16) util = 1;
+    }
+    cr_assert(clk && util, "headerless rows typed by their units (clock %d, util %d)", clk, util);
+    cr_assert_str_eq(verdict_id(r), "G4", "verdict %s (%.2f)", verdict_id(r), r->confidence);
+    cr_assert(strstr(r->findings[0].summary, "stayed busy") != NULL, "%s", r->findings[0].summary);
+    corr_result_free(r);
+}
+
+Test(correlate, noheader_smi_csv_clock_fall_when_the_load_ends_is_not_g4)
+{
+    /* near miss, the same source's last sample: "16.75 W, 1215 MHz, 4 %" once the work ended */
+    char *csv = noheader_clock_csv(1215, 4);
+    write_file("run", "clocks.csv", csv);
+    free(csv);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_gt(r->records, 0);
+    cr_assert_lt(finding_conf(r, "G4"), 0.05, "G4 %.2f", finding_conf(r, "G4"));
+    corr_result_free(r);
+}
+
 Test(correlate, power_at_200w_with_steady_temperature_is_not_g4)
 {
     char *csv = sampler_csv(p_200, t_steady, 140);
