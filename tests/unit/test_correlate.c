@@ -1102,6 +1102,46 @@ static void use_shipped_pack(void)
     az_buf_free(&err);
 }
 
+/* NCCL's own count of the nodes: "comm 0x.. rank 0 nRanks 2 nNodes 2 localRanks 1 localRank 0
+ * MNNVL 0" (NCCL init.cc, NCCL_DEBUG=INFO), here as a vLLM Ray worker prints it in a public
+ * two-node vLLM log (host "corona"); vLLM's "non-default args" dict quotes the TP size
+ * ('tensor_parallel_size': 2, as in mark-ramsey-ri/vllm-dgx-spark#1). One host name only: the
+ * nodes come from NCCL. local: NCCL's localRanks; dev: the CUDA device in the line prefix. */
+static void write_vllm_nccl_nodes(int local, int dev)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "(APIServer pid=3301) INFO 05-19 20:11:04 [utils.py:233] non-default args: "
+                    "{'model': 'openai/gpt-oss-120b', 'tensor_parallel_size': 2}\n");
+    az_buf_printf(&b,
+                  "(EngineCore_DP0 pid=742) (RayWorkerWrapper pid=927) corona:927:927 [%d] NCCL "
+                  "INFO comm 0x2083dd50 rank 0 nRanks 2 nNodes 2 localRanks %d localRank %d "
+                  "MNNVL 0\n",
+                  dev, local, dev);
+    write_file("run", "vllm-serve.log", b.data);
+    az_buf_free(&b);
+}
+
+Test(correlate, nccl_node_count_with_tp2_is_g10)
+{
+    use_shipped_pack();
+    write_vllm_nccl_nodes(1, 0);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
+    cr_assert(strstr(r->findings[0].summary, "NCCL") != NULL, "%s", r->findings[0].summary);
+    corr_result_free(r);
+}
+
+Test(correlate, nccl_node_with_several_gpus_is_not_g10)
+{
+    /* near miss: the same TP and node count on a server with eight GPUs per node (localRanks 8,
+     * device 3): a DGX Spark has one GPU, so the pair is no Spark pair */
+    use_shipped_pack();
+    write_vllm_nccl_nodes(8, 3);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
+}
+
 Test(correlate, cuda13_torch_does_not_clear_a_cuda12_extension)
 {
     /* sgl_kernel built against CUDA 12 on a cu130 torch (gotcha-checks-notes.md, G1:
