@@ -1340,12 +1340,18 @@ void corr_prim_tp_nodes(struct corr_rule_run *rr)
     struct host_set hs = run_hosts(st);
     /* a line that is printed only when the group really spans machines (the spans signature) */
     const struct corr_rec *spans = find_sig_rec(st, S("spans"));
-    int multi = (!isnan(nn) && nn >= 2) || hs.n >= 2 || (spans && !isnan(tp) && tp >= 2);
+    /* a launcher's worker on another node than its driver: the driver's node and that one */
+    size_t remote_nodes = st->nremote ? st->nremote + 1 : 0;
+    int multi = (!isnan(nn) && nn >= 2) || hs.n >= 2 || remote_nodes >= 2 ||
+                (spans && !isnan(tp) && tp >= 2);
+    const char *how_remote = S("how_remote") ? S("how_remote") : S("how_hosts");
     const char *how = !isnan(nn) && nn >= 2 ? S("how_nodes")
                       : hs.n >= 2           ? S("how_hosts")
+                      : remote_nodes >= 2   ? how_remote
                                             : S("how_spans");
-    struct corr_var v[] = {
-        VN("tp", tp), VS("nodes", !isnan(nn) && nn >= 3 ? S("several") : S("two")), VS("how", how)};
+    int several = (!isnan(nn) && nn >= 3) || hs.n >= 3 || remote_nodes >= 3;
+    struct corr_var v[] = {VN("tp", tp), VS("nodes", several ? S("several") : S("two")),
+                           VS("how", how)};
     size_t nv = AZ_ARRAY_LEN(v);
     const struct corr_rec *nc = entry_earliest(st, entry_of(st, S("failure")));
     if (!isnan(tp) && tp >= 2 && multi) {

@@ -831,6 +831,8 @@ static void use_pack2(void)
     az_buf_free(&err);
 }
 
+static void use_shipped_pack(void);
+
 static void write_vllm_tp2(const char *host_b)
 {
     struct az_buf b = AZ_BUF_INIT;
@@ -840,13 +842,56 @@ static void write_vllm_tp2(const char *host_b)
     az_buf_puts(
         &b, "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=3601) spark-a:3601:3601 [0] NCCL INFO "
             "Using network IB\n");
-    az_buf_printf(
-        &b,
-        "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=2790, ip=169.254.77.11) %s:2790:2790 [0] "
-        "NCCL INFO Using network IB\n",
-        host_b);
+    /* Ray names a worker's node address (", ip=A") only when the worker runs off the driver's
+     * node (ray _private/worker.py, print_worker_logs): a worker on spark-a prints none */
+    int remote = strcmp(host_b, "spark-a") != 0;
+    az_buf_printf(&b,
+                  "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=2790%s) %s:2790:2790 [0] "
+                  "NCCL INFO Using network IB\n",
+                  remote ? ", ip=169.254.77.11" : "", host_b);
     write_file("run", "vllm-serve.log", b.data);
     az_buf_free(&b);
+}
+
+/* A Ray worker's "(Name pid=N, ip=A)" prefix says the worker runs on another node than the
+ * driver (ray _private/worker.py, print_worker_logs, prints ", ip=" only then); with a TP size
+ * of 2 the group spans machines even where no host name or node count is printed. Line shape:
+ * vLLM's parallel_state.py rank assignment under Ray, as in vLLM multi-node issues. */
+static void write_vllm_ray_ranks(int remote)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "(APIServer pid=3301) INFO 05-19 20:11:04 [utils.py:233] non-default args: "
+                    "{'model': 'Qwen/Qwen3-32B', 'tensor_parallel_size': 2, "
+                    "'distributed_executor_backend': 'ray'}\n");
+    az_buf_puts(&b, "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=3601) INFO 05-19 20:11:09 "
+                    "[parallel_state.py:1165] rank 0 in world size 2 is assigned as DP rank 0, PP "
+                    "rank 0, TP rank 0, EP rank 0\n");
+    az_buf_printf(&b,
+                  "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=2790%s) INFO 05-19 20:11:09 "
+                  "[parallel_state.py:1165] rank 1 in world size 2 is assigned as DP rank 0, PP "
+                  "rank 0, TP rank 1, EP rank 0\n",
+                  remote ? ", ip=192.168.100.11" : "");
+    write_file("run", "vllm-serve.log", b.data);
+    az_buf_free(&b);
+}
+
+Test(correlate, ray_worker_on_another_node_with_tp2_is_g10)
+{
+    use_shipped_pack();
+    write_vllm_ray_ranks(1);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
+    cr_assert(strstr(r->findings[0].summary, "Ray") != NULL, "%s", r->findings[0].summary);
+    corr_result_free(r);
+}
+
+Test(correlate, ray_workers_on_the_driver_node_are_not_g10)
+{
+    use_shipped_pack();
+    write_vllm_ray_ranks(0); /* near miss: both workers on the driver's node, no ip= */
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
 }
 
 Test(correlate, tensor_parallel_over_two_nccl_hosts_is_g10)
