@@ -1357,6 +1357,8 @@ void corr_prim_tp_nodes(struct corr_rule_run *rr)
     if (!isnan(tp) && tp >= 2 && multi) {
         corr_rule_claim(rr, "across", tr, v, nv);
         if (nc) corr_rule_claim(rr, "failure", nc, v, nv);
+        /* more TP ranks than the launcher's nodes: some node holds several of the group's GPUs */
+        if (!isnan(nn) && nn >= 2 && tp > nn) corr_rule_claim(rr, "per_node", nr, v, nv);
     } else if (isnan(tp) && spans) {
         /* No size printed, but the spans line itself says a tensor-parallel group spans
          * machines: the servers build that communicator for the TP group only. */

@@ -1187,6 +1187,38 @@ Test(correlate, nccl_node_with_several_gpus_is_not_g10)
     corr_result_free(r);
 }
 
+/* SGLang's multi-node launch line as sgl-project/sglang#550 documents it ("--tp 16 --nnodes 2":
+ * two 8-GPU servers); tp: the TP size. */
+static void write_sglang_launch(int tp)
+{
+    char line[320];
+    snprintf(line, sizeof line,
+             "GLOO_SOCKET_IFNAME=eth0 python3 -m sglang.launch_server --model-path "
+             "meta-llama/Meta-Llama-3-70B-Instruct --tp %d --nccl-init-addr 172.16.5.82:20000 "
+             "--nnodes 2 --node-rank 0\n",
+             tp);
+    write_file("run", "launch.sh", line);
+}
+
+Test(correlate, tp_across_two_nodes_one_rank_each_is_g10)
+{
+    use_shipped_pack();
+    write_sglang_launch(2);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+Test(correlate, tp_larger_than_the_node_count_is_not_g10)
+{
+    /* near miss: TP 16 over 2 nodes puts 8 GPUs on each; a DGX Spark has one */
+    use_shipped_pack();
+    write_sglang_launch(16);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
+}
+
 Test(correlate, cuda13_torch_does_not_clear_a_cuda12_extension)
 {
     /* sgl_kernel built against CUDA 12 on a cu130 torch (gotcha-checks-notes.md, G1:
