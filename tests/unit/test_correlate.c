@@ -885,6 +885,20 @@ Test(correlate, ray_worker_on_another_node_with_tp2_is_g10)
     corr_result_free(r);
 }
 
+Test(correlate, ray_worker_on_another_node_of_an_x86_host_is_not_g10)
+{
+    /* near miss: the same two-node TP 2, but the crash's C++ frames load x86_64 libraries (shape
+     * of the ProcessGroupNCCL frames in public torchtitan / DistBackendError reports): a DGX
+     * Spark is aarch64 */
+    use_shipped_pack();
+    write_vllm_ray_ranks(1);
+    write_file("run", "worker-trace.log",
+               "frame #8: clone + 0x43 (0x7f9a84c7f353 in /lib/x86_64-linux-gnu/libc.so.6)\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
+}
+
 Test(correlate, ray_workers_on_the_driver_node_are_not_g10)
 {
     use_shipped_pack();
