@@ -86,6 +86,7 @@ void corr_state_free(struct corr_state *st)
     }
     free(st->series);
     for (size_t i = 0; i < st->nhosts; i++) free(st->hosts[i]);
+    for (size_t i = 0; i < st->nremote; i++) free(st->remote[i]);
     corr_rec_clear(&st->mem_na_rec);
     corr_rec_clear(&st->thr_rec);
     corr_rec_clear(&st->cache_rec);
@@ -264,13 +265,24 @@ struct corr_rec *corr_det_rec(struct corr_state *st, size_t file, uint64_t line,
     return r;
 }
 
-void corr_host_add(struct corr_state *st, const char *host, size_t len)
+/* Add name to a set of at most CORR_HOSTS_MAX names (hosts, node addresses). */
+static void name_set_add(char **set, size_t *n, const char *name, size_t len)
 {
     if (!len || len >= CORR_LANE_MAX) return;
-    for (size_t i = 0; i < st->nhosts; i++)
-        if (strlen(st->hosts[i]) == len && !memcmp(st->hosts[i], host, len)) return;
-    if (st->nhosts >= CORR_HOSTS_MAX) return;
-    st->hosts[st->nhosts++] = az_xstrndup(host, len);
+    for (size_t i = 0; i < *n; i++)
+        if (strlen(set[i]) == len && !memcmp(set[i], name, len)) return;
+    if (*n >= CORR_HOSTS_MAX) return;
+    set[(*n)++] = az_xstrndup(name, len);
+}
+
+void corr_host_add(struct corr_state *st, const char *host, size_t len)
+{
+    name_set_add(st->hosts, &st->nhosts, host, len);
+}
+
+void corr_remote_add(struct corr_state *st, const char *addr, size_t len)
+{
+    name_set_add(st->remote, &st->nremote, addr, len);
 }
 
 const struct corr_fact_copy *corr_rec_fact(const struct corr_rec *r, const char *name)

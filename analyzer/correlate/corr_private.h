@@ -197,6 +197,11 @@ struct corr_state {
     /* run-level facts that every record may contribute */
     size_t nhosts;
     char *hosts[CORR_HOSTS_MAX];
+    /* node addresses of a launcher's workers that run on another node than its driver (Ray's
+     * "(Name pid=N, ip=A)" prefix: Ray names the address only for a worker off the driver's
+     * node), so one of them means two nodes at least */
+    size_t nremote;
+    char *remote[CORR_HOSTS_MAX];
     uint64_t mem_na_count; /* nvidia-smi memory [N/A] / Not Supported samples */
     struct corr_rec mem_na_rec;
     int have_mem_na_rec;
@@ -259,6 +264,7 @@ void corr_sig_keep(struct corr_state *st, const struct match_hit *hit, const str
 struct corr_rec *corr_det_rec(struct corr_state *st, size_t file, uint64_t line, struct az_time t,
                               const char *text);
 void corr_host_add(struct corr_state *st, const char *host, size_t len);
+void corr_remote_add(struct corr_state *st, const char *addr, size_t len);
 /* The fact named name of a kept record, or NULL. */
 const struct corr_fact_copy *corr_rec_fact(const struct corr_rec *r, const char *name);
 /* Visit every kept record of a signature, in scan order. */

@@ -669,6 +669,26 @@ static struct drop find_drop(const struct corr_rule_run *rr)
     return d;
 }
 
+/* The share of a companion series' samples (same file and lane as b) from time t on that reach
+ * lo: is the GPU still busy after a drop? NAN when there is no such companion. */
+static double busy_after(const struct corr_state *st, const struct corr_sbuild *b, double t,
+                         const char *name, double lo)
+{
+    for (size_t s = 0; s < st->nseries; s++) {
+        const struct corr_sbuild *c = &st->series[s];
+        if (c == b || c->file != b->file || strcmp(c->lane, b->lane) || strcmp(c->name, name))
+            continue;
+        size_t n = 0, hi = 0;
+        for (size_t i = 0; i < c->n; i++) {
+            if (c->pts[i].t < t) continue;
+            n++;
+            if (c->pts[i].v >= lo) hi++;
+        }
+        if (n) return (double)hi / (double)n;
+    }
+    return NAN;
+}
+
 void corr_prim_change_point(struct corr_rule_run *rr)
 {
     struct corr_state *st = rr->st;
@@ -681,6 +701,14 @@ void corr_prim_change_point(struct corr_rule_run *rr)
     int aligned =
         !isnan(slack) && !isnan(rr->plateau_t0) && (b->approx || d.t >= rr->plateau_t0 - slack);
     const char *outcome = aligned ? "aligned" : "drop";
+    /* With a load series beside it: a fall while the GPU stays busy is the claim; a fall with the
+     * load gone is the work ending (an idle clock), no claim at all. */
+    const char *busy = S("busy_series");
+    if (busy) {
+        double share = busy_after(st, b, d.t, busy, N("busy_min"));
+        if (!isnan(share) && share < N("busy_share")) return;
+        if (!isnan(share)) outcome = "busy";
+    }
     struct corr_var v[] = {VN("before", d.before), VN("after", d.after), VS("unit", b->unit),
                            VN("pct", d.pct), VS("at", "")};
     char text[256], clock[32];
@@ -1312,16 +1340,29 @@ void corr_prim_tp_nodes(struct corr_rule_run *rr)
     struct host_set hs = run_hosts(st);
     /* a line that is printed only when the group really spans machines (the spans signature) */
     const struct corr_rec *spans = find_sig_rec(st, S("spans"));
-    int multi = (!isnan(nn) && nn >= 2) || hs.n >= 2 || (spans && !isnan(tp) && tp >= 2);
+    /* a launcher's worker on another node than its driver: the driver's node and that one */
+    size_t remote_nodes = st->nremote ? st->nremote + 1 : 0;
+    int multi = (!isnan(nn) && nn >= 2) || hs.n >= 2 || remote_nodes >= 2 ||
+                (spans && !isnan(tp) && tp >= 2);
+    const char *how_remote = S("how_remote") ? S("how_remote") : S("how_hosts");
     const char *how = !isnan(nn) && nn >= 2 ? S("how_nodes")
                       : hs.n >= 2           ? S("how_hosts")
+                      : remote_nodes >= 2   ? how_remote
                                             : S("how_spans");
-    struct corr_var v[] = {
-        VN("tp", tp), VS("nodes", !isnan(nn) && nn >= 3 ? S("several") : S("two")), VS("how", how)};
+    int several = (!isnan(nn) && nn >= 3) || hs.n >= 3 || remote_nodes >= 3;
+    struct corr_var v[] = {VN("tp", tp), VS("nodes", several ? S("several") : S("two")),
+                           VS("how", how)};
     size_t nv = AZ_ARRAY_LEN(v);
+    const struct corr_rec *nc = entry_earliest(st, entry_of(st, S("failure")));
     if (!isnan(tp) && tp >= 2 && multi) {
         corr_rule_claim(rr, "across", tr, v, nv);
-        const struct corr_rec *nc = entry_earliest(st, entry_of(st, S("failure")));
+        if (nc) corr_rule_claim(rr, "failure", nc, v, nv);
+        /* more TP ranks than the launcher's nodes: some node holds several of the group's GPUs */
+        if (!isnan(nn) && nn >= 2 && tp > nn) corr_rule_claim(rr, "per_node", nr, v, nv);
+    } else if (isnan(tp) && spans) {
+        /* No size printed, but the spans line itself says a tensor-parallel group spans
+         * machines: the servers build that communicator for the TP group only. */
+        corr_rule_claim(rr, "group_spans", spans, v, nv);
         if (nc) corr_rule_claim(rr, "failure", nc, v, nv);
     } else if (!isnan(tp) && tp < 2) {
         corr_rule_claim(rr, "tp1", tr, v, nv);

@@ -32,8 +32,8 @@ static const struct prim prims[] = {
     {"clock-reasons", corr_prim_clock_reasons, "", "thermal power", "count samples"},
     {"change-point", corr_prim_change_point,
      "series:s unit:s? pick:s min_points:n min_before:n min_drop_pct:n min_effect:n "
-     "align_slack_secs:n? when:s?",
-     "drop aligned", "before after unit pct at"},
+     "align_slack_secs:n? when:s? busy_series:s? busy_min:n? busy_share:n?",
+     "drop aligned busy", "before after unit pct at"},
     {"cutoff-boot", corr_prim_cutoff_boot, "job_kinds:k text_reset:s text_marker:s",
      "quiet_end boot", "job boot"},
     {"oom-capacity", corr_prim_oom_capacity,
@@ -65,8 +65,8 @@ static const struct prim prims[] = {
      "replaced container bare_host only_sig", "packages at"},
     {"tp-nodes", corr_prim_tp_nodes,
      "tp_fact:s nodes_fact:s spans:g failure:e how_nodes:s how_hosts:s how_spans:s two:s "
-     "several:s",
-     "across failure tp1 single_node", "tp nodes how"},
+     "several:s how_remote:s?",
+     "across group_spans failure per_node tp1 single_node", "tp nodes how"},
     {"after-context", corr_prim_after_context,
      "context:e grad_series:s loss_series:s min_points:n huge:n huge_share:n loss_ratio:n",
      "failed diverged", "at huge n gmax first last"},

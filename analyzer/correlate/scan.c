@@ -297,6 +297,9 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
         c.have_lane = 1;
     }
 
+    if (stamp->src.ip.len && (size_t)stamp->src.ip.off + stamp->src.ip.len <= len)
+        corr_remote_add(st, p + stamp->src.ip.off, stamp->src.ip.len);
+
     corr_series_record(st, fi, p, len, line->lineno, t, own);
     if ((seq & 4095) == 4095) sampling_refresh(st);
 

@@ -334,6 +334,47 @@ static void csv_row(struct corr_state *st, size_t file, const char *p, size_t le
     if (have_thr) note_throttle(st, file, line, t, p, len, thermal, power);
 }
 
+/* A row of `--format=csv,noheader`: no header names the columns, but nvidia-smi prints each
+ * value with its unit ("2223 MHz", "96 %", "98.52 W"), so the units type them. The first MHz
+ * value is the SM (or graphics) clock, the first % the GPU utilization, the first W the power:
+ * the order people query them in (clocks.sm,clocks.mem; utilization.gpu,utilization.memory);
+ * a bare number (the temperature, an index) stays unread, as its column is unknown. */
+static void csv_row_units(struct corr_state *st, size_t file, const char *p, size_t len,
+                          uint64_t line, struct az_time t)
+{
+    static const struct {
+        const char *unit;
+        size_t n;
+        enum corr_metric m;
+    } units[] = {{" MHz", 4, CORR_M_SM_CLK}, {" %", 2, CORR_M_UTIL_GPU}, {" W", 2, CORR_M_POWER}};
+    double vals[AZ_ARRAY_LEN(units)];
+    int fields = 0, typed = 0;
+    for (size_t k = 0; k < AZ_ARRAY_LEN(units); k++) vals[k] = NAN;
+    size_t i = 0;
+    while (i <= len && fields < CORR_CSV_COLS) {
+        size_t j = i;
+        while (j < len && p[j] != ',') j++;
+        const char *v = p + i;
+        size_t vl = j - i;
+        trim(&v, &vl);
+        fields++;
+        for (size_t k = 0; k < AZ_ARRAY_LEN(units); k++) {
+            size_t n = units[k].n;
+            double x;
+            if (vl > n && !memcmp(v + vl - n, units[k].unit, n) && isnan(vals[k]) &&
+                !lead_number(v, vl - n, &x)) {
+                vals[k] = x;
+                typed++;
+            }
+        }
+        i = j + 1;
+    }
+    /* a row: two fields or more, one of them typed (a sentence with "MHz," is no row) */
+    if (fields < 2 || !typed) return;
+    for (size_t k = 0; k < AZ_ARRAY_LEN(units); k++)
+        if (!isnan(vals[k])) metric_add(st, file, 0, units[k].m, t, vals[k], line);
+}
+
 /* ---- nvidia-smi dmon ---- */
 
 static void dmon_header(struct corr_file *f, const char *p, size_t len)
@@ -616,6 +657,8 @@ void corr_series_record(struct corr_state *st, size_t file, const char *p, size_
             csv_header(f, p, len);
         else if (f->csv_ncols > 0)
             csv_row(st, file, p, len, line, t);
+        else
+            csv_row_units(st, file, p, len, line, t);
         break;
     case TOK_KIND_SMI_DMON:
         if (len && p[0] == '#') {

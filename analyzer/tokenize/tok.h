@@ -160,6 +160,7 @@ size_t tok_record_lane(const struct tok_prefix *pf, const char *p, size_t len, c
 struct tok_lane_src {
     size_t body, body_len;
     struct tok_span host, rank;
+    struct tok_span ip; /* Ray's "ip=": never a lane, but a node other than the driver's */
 };
 
 void tok_lane_src_of(const struct tok_prefix *pf, struct tok_lane_src *out);

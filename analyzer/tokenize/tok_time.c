@@ -581,6 +581,7 @@ void tok_lane_src_of(const struct tok_prefix *pf, struct tok_lane_src *out)
     out->body_len = pf->body_len;
     out->host = pf->host;
     out->rank = pf->rank;
+    out->ip = pf->ip;
 }
 
 size_t tok_record_lane(const struct tok_prefix *pf, const char *p, size_t len, char *out,

@@ -343,6 +343,52 @@ Test(correlate, power_plateau_near_100w_with_rising_temperature_is_g4)
     corr_result_free(r);
 }
 
+/* nvidia-smi --query-gpu=timestamp,pcie.link.gen.current,pcie.link.width.current,power.draw,
+ * clocks.sm,utilization.gpu --format=csv,noheader: no header, each value with its unit. Row shape
+ * from a public repository's notes on ml-explore/mlx#3861 (an RTX 5070 Laptop sampled every
+ * 0.5 s: "03:56:05.522, 4, 8, 36.87 W, 2805 MHz, 100 %"), the date added as nvidia-smi's own
+ * timestamp prints it. load_mhz: the clock in the second half; util_after: the load then. */
+static char *noheader_clock_csv(int load_mhz, int util_after)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    for (int i = 0; i < 16; i++) {
+        int late = i >= 8;
+        az_buf_printf(&b, "2026/09/23 03:56:%02d.%03d, 4, 8, %.2f W, %d MHz, %d %%\n", 5 + i,
+                      (i * 587) % 1000, late ? 18.6 + i % 3 : 36.9 + i % 2,
+                      late ? load_mhz + i % 2 * 15 : 2805 - i % 2 * 15, late ? util_after : 100);
+    }
+    return az_buf_steal(&b);
+}
+
+Test(correlate, noheader_smi_csv_clock_collapse_under_load_is_g4)
+{
+    char *csv = noheader_clock_csv(600, 100);
+    write_file("run", "clocks.csv", csv);
+    free(csv);
+    struct corr_result *r = analyze_dir("run");
+    int clk = 0, util = 0;
+    for (size_t i = 0; i < r->nseries; i++) {
+        if (!strcmp(r->series[i].name, "clocks.sm") && r->series[i].npoints == 16) clk = 1;
+        if (!strcmp(r->series[i].name, "utilization.gpu") && r->series[i].npoints == 16) util = 1;
+    }
+    cr_assert(clk && util, "headerless rows typed by their units (clock %d, util %d)", clk, util);
+    cr_assert_str_eq(verdict_id(r), "G4", "verdict %s (%.2f)", verdict_id(r), r->confidence);
+    cr_assert(strstr(r->findings[0].summary, "stayed busy") != NULL, "%s", r->findings[0].summary);
+    corr_result_free(r);
+}
+
+Test(correlate, noheader_smi_csv_clock_fall_when_the_load_ends_is_not_g4)
+{
+    /* near miss, the same source's last sample: "16.75 W, 1215 MHz, 4 %" once the work ended */
+    char *csv = noheader_clock_csv(1215, 4);
+    write_file("run", "clocks.csv", csv);
+    free(csv);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_gt(r->records, 0);
+    cr_assert_lt(finding_conf(r, "G4"), 0.05, "G4 %.2f", finding_conf(r, "G4"));
+    corr_result_free(r);
+}
+
 Test(correlate, power_at_200w_with_steady_temperature_is_not_g4)
 {
     char *csv = sampler_csv(p_200, t_steady, 140);
@@ -785,6 +831,8 @@ static void use_pack2(void)
     az_buf_free(&err);
 }
 
+static void use_shipped_pack(void);
+
 static void write_vllm_tp2(const char *host_b)
 {
     struct az_buf b = AZ_BUF_INIT;
@@ -794,13 +842,70 @@ static void write_vllm_tp2(const char *host_b)
     az_buf_puts(
         &b, "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=3601) spark-a:3601:3601 [0] NCCL INFO "
             "Using network IB\n");
-    az_buf_printf(
-        &b,
-        "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=2790, ip=169.254.77.11) %s:2790:2790 [0] "
-        "NCCL INFO Using network IB\n",
-        host_b);
+    /* Ray names a worker's node address (", ip=A") only when the worker runs off the driver's
+     * node (ray _private/worker.py, print_worker_logs): a worker on spark-a prints none */
+    int remote = strcmp(host_b, "spark-a") != 0;
+    az_buf_printf(&b,
+                  "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=2790%s) %s:2790:2790 [0] "
+                  "NCCL INFO Using network IB\n",
+                  remote ? ", ip=169.254.77.11" : "", host_b);
     write_file("run", "vllm-serve.log", b.data);
     az_buf_free(&b);
+}
+
+/* A Ray worker's "(Name pid=N, ip=A)" prefix says the worker runs on another node than the
+ * driver (ray _private/worker.py, print_worker_logs, prints ", ip=" only then); with a TP size
+ * of 2 the group spans machines even where no host name or node count is printed. Line shape:
+ * vLLM's parallel_state.py rank assignment under Ray, as in vLLM multi-node issues. */
+static void write_vllm_ray_ranks(int remote)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "(APIServer pid=3301) INFO 05-19 20:11:04 [utils.py:233] non-default args: "
+                    "{'model': 'Qwen/Qwen3-32B', 'tensor_parallel_size': 2, "
+                    "'distributed_executor_backend': 'ray'}\n");
+    az_buf_puts(&b, "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=3601) INFO 05-19 20:11:09 "
+                    "[parallel_state.py:1165] rank 0 in world size 2 is assigned as DP rank 0, PP "
+                    "rank 0, TP rank 0, EP rank 0\n");
+    az_buf_printf(&b,
+                  "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=2790%s) INFO 05-19 20:11:09 "
+                  "[parallel_state.py:1165] rank 1 in world size 2 is assigned as DP rank 0, PP "
+                  "rank 0, TP rank 1, EP rank 0\n",
+                  remote ? ", ip=192.168.100.11" : "");
+    write_file("run", "vllm-serve.log", b.data);
+    az_buf_free(&b);
+}
+
+Test(correlate, ray_worker_on_another_node_with_tp2_is_g10)
+{
+    use_shipped_pack();
+    write_vllm_ray_ranks(1);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
+    cr_assert(strstr(r->findings[0].summary, "Ray") != NULL, "%s", r->findings[0].summary);
+    corr_result_free(r);
+}
+
+Test(correlate, ray_worker_on_another_node_of_an_x86_host_is_not_g10)
+{
+    /* near miss: the same two-node TP 2, but the crash's C++ frames load x86_64 libraries (shape
+     * of the ProcessGroupNCCL frames in public torchtitan / DistBackendError reports): a DGX
+     * Spark is aarch64 */
+    use_shipped_pack();
+    write_vllm_ray_ranks(1);
+    write_file("run", "worker-trace.log",
+               "frame #8: clone + 0x43 (0x7f9a84c7f353 in /lib/x86_64-linux-gnu/libc.so.6)\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
+}
+
+Test(correlate, ray_workers_on_the_driver_node_are_not_g10)
+{
+    use_shipped_pack();
+    write_vllm_ray_ranks(0); /* near miss: both workers on the driver's node, no ip= */
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
 }
 
 Test(correlate, tensor_parallel_over_two_nccl_hosts_is_g10)
@@ -818,6 +923,42 @@ Test(correlate, tensor_parallel_on_one_host_is_not_g10)
     use_pack2();
     write_vllm_tp2("spark-a"); /* near miss: both ranks on one machine */
     struct corr_result *r = analyze_dir("run");
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
+}
+
+/* The spans line with no size printed anywhere: vLLM builds the custom allreduce for the TP group
+ * only (cuda_communicator.py: "custom allreduce ... can be used only by tp"), so the line alone
+ * says a tensor-parallel group spans machines. Shape: a Ray worker's warning as quoted in
+ * mark-ramsey-ri/vllm-dgx-spark#1 (not the realworld case that prompted the outcome). */
+Test(correlate, spans_line_without_a_size_is_tp_across_machines)
+{
+    use_pack2();
+    write_file("run", "vllm-serve.log",
+               "(EngineCore_DP0 pid=3460) INFO 05-19 20:11:02 [core.py:93] Initializing a V1 LLM "
+               "engine (v0.11.0) with config: model='openai/gpt-oss-120b'\n"
+               "(EngineCore_DP0 pid=3460) (RayWorkerWrapper pid=2790, ip=169.254.77.11) WARNING "
+               "05-19 20:11:09 [custom_all_reduce.py:86] Custom allreduce is disabled because this "
+               "process group spans across nodes.\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_gt(r->records, 0);
+    cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
+    cr_assert(strstr(r->findings[0].summary, "spans machines") != NULL, "%s",
+              r->findings[0].summary);
+    corr_result_free(r);
+}
+
+Test(correlate, spans_line_with_tp1_is_not_g10)
+{
+    use_pack2();
+    /* near miss: a note quoting the line on a run whose own config says TP 1 */
+    write_file("run", "vllm-serve.log",
+               "(APIServer pid=3301) INFO 05-19 20:11:04 [utils.py:233] non-default args: "
+               "{'model': 'openai/gpt-oss-120b', 'tensor_parallel_size': 1}\n"
+               "last week's attempt hung after: Custom allreduce is disabled because this process "
+               "group spans across nodes.\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_gt(r->records, 0);
     cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
     corr_result_free(r);
 }
@@ -1018,6 +1159,78 @@ static void use_shipped_pack(void)
     struct az_buf err = AZ_BUF_INIT;
     cr_assert_eq(match_pack_load(&g_pack, dirs, 1, &err), AZ_OK, "%s", err.data ? err.data : "");
     az_buf_free(&err);
+}
+
+/* NCCL's own count of the nodes: "comm 0x.. rank 0 nRanks 2 nNodes 2 localRanks 1 localRank 0
+ * MNNVL 0" (NCCL init.cc, NCCL_DEBUG=INFO), here as a vLLM Ray worker prints it in a public
+ * two-node vLLM log (host "corona"); vLLM's "non-default args" dict quotes the TP size
+ * ('tensor_parallel_size': 2, as in mark-ramsey-ri/vllm-dgx-spark#1). One host name only: the
+ * nodes come from NCCL. local: NCCL's localRanks; dev: the CUDA device in the line prefix. */
+static void write_vllm_nccl_nodes(int local, int dev)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "(APIServer pid=3301) INFO 05-19 20:11:04 [utils.py:233] non-default args: "
+                    "{'model': 'openai/gpt-oss-120b', 'tensor_parallel_size': 2}\n");
+    az_buf_printf(&b,
+                  "(EngineCore_DP0 pid=742) (RayWorkerWrapper pid=927) corona:927:927 [%d] NCCL "
+                  "INFO comm 0x2083dd50 rank 0 nRanks 2 nNodes 2 localRanks %d localRank %d "
+                  "MNNVL 0\n",
+                  dev, local, dev);
+    write_file("run", "vllm-serve.log", b.data);
+    az_buf_free(&b);
+}
+
+Test(correlate, nccl_node_count_with_tp2_is_g10)
+{
+    use_shipped_pack();
+    write_vllm_nccl_nodes(1, 0);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
+    cr_assert(strstr(r->findings[0].summary, "NCCL") != NULL, "%s", r->findings[0].summary);
+    corr_result_free(r);
+}
+
+Test(correlate, nccl_node_with_several_gpus_is_not_g10)
+{
+    /* near miss: the same TP and node count on a server with eight GPUs per node (localRanks 8,
+     * device 3): a DGX Spark has one GPU, so the pair is no Spark pair */
+    use_shipped_pack();
+    write_vllm_nccl_nodes(8, 3);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
+}
+
+/* SGLang's multi-node launch line as sgl-project/sglang#550 documents it ("--tp 16 --nnodes 2":
+ * two 8-GPU servers); tp: the TP size. */
+static void write_sglang_launch(int tp)
+{
+    char line[320];
+    snprintf(line, sizeof line,
+             "GLOO_SOCKET_IFNAME=eth0 python3 -m sglang.launch_server --model-path "
+             "meta-llama/Meta-Llama-3-70B-Instruct --tp %d --nccl-init-addr 172.16.5.82:20000 "
+             "--nnodes 2 --node-rank 0\n",
+             tp);
+    write_file("run", "launch.sh", line);
+}
+
+Test(correlate, tp_across_two_nodes_one_rank_each_is_g10)
+{
+    use_shipped_pack();
+    write_sglang_launch(2);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+Test(correlate, tp_larger_than_the_node_count_is_not_g10)
+{
+    /* near miss: TP 16 over 2 nodes puts 8 GPUs on each; a DGX Spark has one */
+    use_shipped_pack();
+    write_sglang_launch(16);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
 }
 
 Test(correlate, cuda13_torch_does_not_clear_a_cuda12_extension)
