@@ -1972,3 +1972,31 @@ Test(correlate, unsloth_unified_memory_refusal_is_g3_on_uma_only)
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
+
+/* The kernel OOM killer taking the training process (linux mm/oom_kill.c __oom_kill_process) on a
+ * machine that shows a GB10: the unified pool ran out (G3). The same line beside an H100 is the
+ * host's RAM, another machine's business (the entry's scope). */
+Test(correlate, kernel_oom_kill_of_the_trainer_on_gb10_is_g3)
+{
+    use_shipped_pack();
+    write_gb10_smi("gb10");
+    write_file("gb10", "dmesg.log",
+               "[12345.678901] Out of memory: Killed process 4242 (python3) total-vm:150312344kB, "
+               "anon-rss:38234112kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:240000kB "
+               "oom_score_adj:0\n");
+    struct corr_result *r = analyze_dir("gb10");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+
+    write_file("h100", "dmesg.log",
+               "[    2.000001] nvidia 0000:18:00.0: NVIDIA H100 80GB HBM3\n"
+               "[12345.678901] Out of memory: Killed process 4242 (python3) total-vm:150312344kB, "
+               "anon-rss:38234112kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:240000kB "
+               "oom_score_adj:0\n");
+    r = analyze_dir("h100");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_eq(r->context.platform, "other");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
