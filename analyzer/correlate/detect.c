@@ -867,7 +867,11 @@ void corr_prim_oom_capacity(struct corr_rule_run *rr)
     each_rec(st, self, uma_hint_visit, &uma_hint);
     if (st->ctx.is_gb10 == -1 && !pool_like && !uma_hint)
         corr_rule_claim(rr, "no_platform", NULL, v, nv);
-    if (!isnan(used) && used / GIB < N("under") * cap_gib)
+    /* one allocation as large as the pool (nearly) is a model that fits no such device, whatever
+     * the memory in use: a real capacity OOM, never misread headroom */
+    if (!isnan(tried) && tried / GIB >= N("full") * cap_gib)
+        corr_rule_claim(rr, "over_pool", r, v, nv);
+    else if (!isnan(used) && used / GIB < N("under") * cap_gib)
         corr_rule_claim(rr, isnan(tried) ? "under_pool" : "under_pool_tried", r, v, nv);
     else if (!isnan(used) && used / GIB >= N("full") * cap_gib)
         corr_rule_claim(rr, "full", r, v, nv);

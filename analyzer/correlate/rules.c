@@ -39,7 +39,8 @@ static const struct prim prims[] = {
     {"oom-capacity", corr_prim_oom_capacity,
      "oom_tag:t lookalike_tag:t pool_gib:n device_lo_gib:n device_hi_gib:n pool_lo_gib:n "
      "pool_hi_gib:n under:n full:n free_min_gib:n wrap_lines:n",
-     "none lookalike other_device no_platform under_pool under_pool_tried full free_reported",
+     "none lookalike other_device no_platform over_pool under_pool under_pool_tried full "
+     "free_reported",
      "used total cap free tried"},
     {"counter", corr_prim_counter, "counter:c min:n when_tag:t?", "present", "count gib"},
     {"context-before", corr_prim_context_before, "context:e tag:t", "before", ""},
