@@ -1952,6 +1952,121 @@ Test(correlate, a_line_decisive_on_gb10_names_its_gotcha_only_there)
     corr_result_free(r);
 }
 
+/* The summary of a finding, or NULL when the entry was not weighed into the findings. */
+static const char *finding_summary(const struct corr_result *r, const char *id)
+{
+    for (size_t i = 0; i < r->nfindings; i++)
+        if (!strcmp(r->findings[i].entry->id, id)) return r->findings[i].summary;
+    return NULL;
+}
+
+/* ptxas rejecting the block-scaled FP4 MMA of llama.cpp's MXFP4 MMQ instances for the plain
+ * sm_121 target a native GB10 build asks for (ggml-org/llama.cpp#18363's lines): the kernels
+ * exist only for sm_121a, so G7. The same errors for plain sm_120 (antirez/ds4#672, an RTX
+ * card's build) are not GB10's. */
+Test(correlate, block_scaled_fp4_mma_rejected_for_plain_sm121_is_g7)
+{
+    use_shipped_pack();
+    write_file("gb10", "build.log",
+               "ptxas /tmp/tmpxft_0000ef4d_00000000-6_mmq-instance-mxfp4.ptx, line 123423; error   "
+               ": Feature '.kind::mxf4' not supported on .target 'sm_121'\n"
+               "ptxas /tmp/tmpxft_0000ef4d_00000000-6_mmq-instance-mxfp4.ptx, line 123437; error   "
+               ": Instruction 'mma with block scale' not supported on .target 'sm_121'\n");
+    struct corr_result *r = analyze_dir("gb10");
+    cr_assert_str_eq(verdict_id(r), "G7", "verdict %s", verdict_id(r));
+    cr_assert_not_null(r->first_error);
+    cr_expect_eq(r->first_error->line, 1u);
+    corr_result_free(r);
+    write_file("rtx", "build.log",
+               "ptxas /tmp/tmpxft_000793eb_00000000-6_ds4_mmq.ptx, line 283031; error   : "
+               "Instruction 'mma with block scale' not supported on .target 'sm_120'\n"
+               "ptxas /tmp/tmpxft_000793eb_00000000-6_ds4_mmq.ptx, line 283031; error   : "
+               "Feature '.kind::mxf4' not supported on .target 'sm_120'\n");
+    r = analyze_dir("rtx");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_expect_eq(finding_conf(r, "G7"), 0.0);
+    corr_result_free(r);
+}
+
+/* A toolchain that cannot target sm_121a (ptxas's option error; the Triton-bundled ptxas of
+ * vllm-project/vllm#30163) under an NVFP4 model: the build asked for sm_121a and failed, which
+ * must not read as "the build targets sm_121a" (G7's quant-arch rule lowers G7 for a build that
+ * has the arch). */
+Test(correlate, a_failed_sm121a_target_is_not_a_build_that_has_it)
+{
+    use_shipped_pack();
+    write_file("run", "vllm.log",
+               "INFO 11-20 10:01:02 [modelopt.py:812] Detected ModelOpt NVFP4 checkpoint. Please "
+               "note that the format is experimental and could change in future.\n"
+               "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_gt(finding_conf(r, "G7"), 0.0, "G7 weighed");
+    const char *sum = finding_summary(r, "G7");
+    cr_assert_not_null(sum);
+    cr_expect_null(strstr(sum, "build targets sm_121a"), "G7 lowered: %s", sum);
+    corr_result_free(r);
+}
+
+/* The fmha_cutlassF/B kernels are the CUTLASS memory-efficient attention inside PyTorch's SDPA
+ * (their printf in aten's mem_eff_attention kernels): a hint, not flash-attn's build. The
+ * unnamed form GB10 users report for flash-attn (NVIDIA workbench-example-llama3-finetune's
+ * GB10 README) and flash-attn's own FLASH_UNSUPPORTED_ARCH line are G2. */
+Test(correlate, sdpa_cutlass_fmha_kernel_range_is_a_hint_flash_attn_own_is_g2)
+{
+    use_shipped_pack();
+    write_file("sdpa", "run.log",
+               "FATAL: kernel `fmha_cutlassF_f32_aligned_64x64_rf_sm80` is for sm80-sm100, but "
+               "was built for sm121\n");
+    struct corr_result *r = analyze_dir("sdpa");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_assert_not_null(r->first_error, "still the run's first error");
+    corr_result_free(r);
+    write_file("fa", "run.log", "FATAL: kernel built for sm80-sm100, but running on sm121\n");
+    r = analyze_dir("fa");
+    cr_assert_str_eq(verdict_id(r), "G2", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_file("fa2", "run.log",
+               "FATAL: FlashAttention requires building with sm version sm80-sm90, but was built "
+               "for < 8.0!\n");
+    r = analyze_dir("fa2");
+    cr_assert_str_eq(verdict_id(r), "G2", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* flash-attn 4's CuTe kernels failing to compile on SM120 (Dao-AILab/flash-attention#2453's
+ * traceback shape): the frames are context, never the first error; the MLIRError line is, as a
+ * hint (CuTe DSL kernels elsewhere print it too). FA4's own arch assertion on a B300 sm_103
+ * (lightseekorg/tokenspeed#5) is G2 by itself. */
+Test(correlate, fa4_cute_failures_name_the_exception_line)
+{
+    use_shipped_pack();
+    write_file("mlir", "serve.log",
+               "  File \"/usr/local/lib/python3.12/dist-packages/flash_attn/cute/interface.py\", "
+               "line 1097, in flash_attn_varlen_func\n"
+               "  File \"/usr/local/lib/python3.12/dist-packages/flash_attn/cute/flash_fwd.py\", "
+               "line 386, in epilogue\n"
+               "cutlass._mlir._mlir_libs._site_initialize.<locals>.MLIRError: Operation creation "
+               "failed:\n"
+               "error: unknown: expects `coord` and shape of view are weakly congruent\n");
+    struct corr_result *r = analyze_dir("mlir");
+    cr_assert_str_eq(verdict_id(r), "none", "a hint only (%s)", verdict_id(r));
+    cr_expect_gt(finding_conf(r, "G2"), 0.0);
+    cr_assert_not_null(r->first_error);
+    cr_expect_eq(r->first_error->line, 3u, "the exception line, not a frame");
+    corr_result_free(r);
+    write_file("b300", "serve.log",
+               "  File \"/usr/local/lib/python3.12/dist-packages/flash_attn/cute/"
+               "flash_fwd_sm100.py\", line 162, in __init__\n"
+               "AssertionError: Only SM 10.x and 11.x are supported\n");
+    r = analyze_dir("b300");
+    cr_assert_str_eq(verdict_id(r), "G2", "verdict %s", verdict_id(r));
+    cr_assert_not_null(r->first_error);
+    cr_expect_eq(r->first_error->line, 2u);
+    corr_result_free(r);
+}
+
 /* vLLM's startup check (vllm/v1/worker/utils.py request_memory). On a 22 GiB device it is an
  * ordinary shortfall (pytorch/pytorch#175666's line): none of the GB10 gotchas. */
 Test(correlate, vllm_startup_free_memory_on_a_discrete_gpu_is_none)
