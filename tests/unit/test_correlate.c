@@ -1851,8 +1851,7 @@ Test(correlate, a_missing_cuda13_runtime_is_g1_only_on_a_cuda12_stack)
                "directory\n");
     struct corr_result *r = analyze_dir("alone13");
     cr_assert_gt(r->records, 0, "no record was read");
-    cr_expect_str_eq(verdict_id(r), "none", "a lone libcudart.so.13 line named %s",
-                     verdict_id(r));
+    cr_expect_str_eq(verdict_id(r), "none", "a lone libcudart.so.13 line named %s", verdict_id(r));
     corr_result_free(r);
 
     write_file("on12", "env.txt", "CUDA used to build PyTorch   : 12.9\n");
