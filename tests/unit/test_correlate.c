@@ -1862,3 +1862,24 @@ Test(correlate, a_missing_cuda13_runtime_is_g1_only_on_a_cuda12_stack)
     cr_expect_str_eq(verdict_id(r), "G1", "on a cu129 torch: %s", verdict_id(r));
     corr_result_free(r);
 }
+
+/* A verdict that a weak line and a rule named, with no strong line in the run, points at that
+ * line as the first error (the CUDA 13 runtime missing on a cu129 torch, vllm-project/vllm#43435:
+ * the collect_env line is context, the import error is the failure). */
+Test(correlate, a_verdict_without_a_strong_line_names_its_own_line_as_the_first_error)
+{
+    use_shipped_pack();
+    write_file("weakfe", "env.txt", "CUDA used to build PyTorch   : 12.9\n");
+    write_file("weakfe", "stderr.log",
+               "Traceback (most recent call last):\n"
+               "ImportError: libcudart.so.13: cannot open shared object file: No such file or "
+               "directory\n");
+    struct corr_result *r = analyze_dir("weakfe");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_eq(verdict_id(r), "G1", "%s", verdict_id(r));
+    cr_assert_not_null(r->first_error, "the verdict's line is the first error");
+    cr_expect_str_eq(r->first_error_entry->id, "G1");
+    cr_expect(strstr(r->first_error->path, "stderr.log") != NULL, "%s", r->first_error->path);
+    cr_expect_eq(r->first_error->line, 2u);
+    corr_result_free(r);
+}
