@@ -364,6 +364,9 @@ void corr_score(struct corr_state *st, struct corr_result *r)
     const struct corr_rec *fe = NULL;
     if (!r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON, MATCH_STRONG, 0);
     if (!fe) fe = first_error(st, -1, MATCH_STRONG, 0);
+    /* a verdict that weak lines and its rules named, with no strong line anywhere: its own
+     * earliest error line is the failure the report points at */
+    if (!fe && r->verdict) fe = entry_first_error(st, r->verdict);
     if (!fe && !r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON, MATCH_WEAK, 0);
     if (!fe && !r->verdict) fe = first_error(st, -1, MATCH_WEAK, 0);
     /* root before noise: a declared warning is named only when the run shows nothing else */

@@ -2328,3 +2328,73 @@ Test(correlate, kernel_oom_kill_of_the_trainer_on_gb10_is_g3)
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
+
+/* A CUDA 12 runtime compiler missing says nothing by itself: on a CUDA 12 host it is a toolkit
+ * that is not on the loader path (huggingface/candle#2112: libnvrtc.so.12 sat in the conda env;
+ * LD_LIBRARY_PATH fixed it). Where the same environment ships CUDA 13 libraries (the image of
+ * vllm-project/vllm#39923: nvidia/cu13/ wheels, /usr/local/cuda-13.0), it is the 12/13 mismatch. */
+Test(correlate, a_missing_cuda12_nvrtc_is_g1_only_beside_a_cuda13_stack)
+{
+    use_shipped_pack();
+    write_file("alone", "run.log",
+               "target/debug/myapp: error while loading shared libraries: libnvrtc.so.12: cannot "
+               "open shared object file: No such file or directory\n");
+    struct corr_result *r = analyze_dir("alone");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_expect_str_eq(verdict_id(r), "none", "a lone libnvrtc.so.12 line named %s", verdict_id(r));
+    corr_result_free(r);
+
+    write_file("cu13", "run.log",
+               "ImportError: libnvrtc.so.12: cannot open shared object file: No such file or "
+               "directory\n");
+    write_file("cu13", "ldd.txt",
+               "\tlibcudart.so.13 => /usr/local/lib/python3.12/dist-packages/nvidia/cu13/lib/"
+               "libcudart.so.13 (0x0000ffff8c000000)\n");
+    r = analyze_dir("cu13");
+    cr_expect_str_eq(verdict_id(r), "G1", "beside CUDA 13 libraries: %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* The other direction: a CUDA 13 runtime missing is G1 where the stack is CUDA 12 (a cu129
+ * torch, vllm-project/vllm#43435; a -cu12 twin installed, kaito-project/kaito#2050), and a lone
+ * line is no verdict (a CUDA 13 host without its runtime is no mismatch). */
+Test(correlate, a_missing_cuda13_runtime_is_g1_only_on_a_cuda12_stack)
+{
+    use_shipped_pack();
+    write_file("alone13", "stderr.log",
+               "ImportError: libcudart.so.13: cannot open shared object file: No such file or "
+               "directory\n");
+    struct corr_result *r = analyze_dir("alone13");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_expect_str_eq(verdict_id(r), "none", "a lone libcudart.so.13 line named %s", verdict_id(r));
+    corr_result_free(r);
+
+    write_file("on12", "env.txt", "CUDA used to build PyTorch   : 12.9\n");
+    write_file("on12", "stderr.log",
+               "ImportError: libcudart.so.13: cannot open shared object file: No such file or "
+               "directory\n");
+    r = analyze_dir("on12");
+    cr_expect_str_eq(verdict_id(r), "G1", "on a cu129 torch: %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* A verdict that a weak line and a rule named, with no strong line in the run, points at that
+ * line as the first error (the CUDA 13 runtime missing on a cu129 torch, vllm-project/vllm#43435:
+ * the collect_env line is context, the import error is the failure). */
+Test(correlate, a_verdict_without_a_strong_line_names_its_own_line_as_the_first_error)
+{
+    use_shipped_pack();
+    write_file("weakfe", "env.txt", "CUDA used to build PyTorch   : 12.9\n");
+    write_file("weakfe", "stderr.log",
+               "Traceback (most recent call last):\n"
+               "ImportError: libcudart.so.13: cannot open shared object file: No such file or "
+               "directory\n");
+    struct corr_result *r = analyze_dir("weakfe");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_eq(verdict_id(r), "G1", "%s", verdict_id(r));
+    cr_assert_not_null(r->first_error, "the verdict's line is the first error");
+    cr_expect_str_eq(r->first_error_entry->id, "G1");
+    cr_expect(strstr(r->first_error->path, "stderr.log") != NULL, "%s", r->first_error->path);
+    cr_expect_eq(r->first_error->line, 2u);
+    corr_result_free(r);
+}
