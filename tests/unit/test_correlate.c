@@ -1813,3 +1813,48 @@ Test(correlate, a_weak_gotcha_error_line_is_the_first_error_of_a_run_without_ver
     cr_expect_eq(r->first_error->line, 2u);
     corr_result_free(r);
 }
+
+/* A strong root line names the run's first error whatever its words: the canonical CUDA check
+ * macro prints cudaGetErrorString() alone ("GPUassert: %s %s %d", the gpuErrchk idiom of the
+ * CUDA programming guides and forums), and "no kernel image is available for execution on the
+ * device" holds none of the error words a plain line needs. */
+Test(correlate, a_strong_root_line_is_an_error_without_error_words)
+{
+    use_shipped_pack();
+    write_file("noimg", "run.log",
+               "Launching kernel with 256 blocks\n"
+               "GPUassert: no kernel image is available for execution on the device main.cu 61\n");
+    struct corr_result *r = analyze_dir("noimg");
+    cr_assert_eq(r->records, 2);
+    cr_assert_null(r->verdict);
+    cr_assert_not_null(r->first_error, "the line names a failure by the pack's word, not its own");
+    cr_expect_eq(r->first_error->line, 2u);
+    cr_assert_not_null(r->first_error_entry);
+    cr_expect_str_eq(r->first_error_entry->id, "C.cuda-error");
+    corr_result_free(r);
+}
+
+/* A run no gotcha explains is named by the common family, on the same line: an extension built
+ * for another torch fails to load (the traceback of rusty1s/pytorch_scatter#462); the gotcha
+ * signature for undefined symbols also matches the line but reaches no verdict, so the first
+ * error is the Python exception the common pack names. */
+Test(correlate, with_no_verdict_a_gotcha_hint_line_is_named_by_its_common_failure)
+{
+    use_shipped_pack();
+    write_file("scatter", "run.log",
+               "Traceback (most recent call last):\n"
+               "  File \"/usr/local/lib/python3.10/dist-packages/torch_scatter/__init__.py\", "
+               "line 16, in <module>\n"
+               "    torch.ops.load_library(spec.origin)\n"
+               "OSError: /usr/local/lib/python3.10/dist-packages/torch_scatter/_version_cuda.so: "
+               "undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSsb\n");
+    struct corr_result *r = analyze_dir("scatter");
+    cr_assert_eq(r->records, 4);
+    cr_assert_null(r->verdict);
+    cr_assert(r->nfindings > 0, "a gotcha hint matched the line (else this proves nothing)");
+    cr_assert_not_null(r->first_error);
+    cr_expect_eq(r->first_error->line, 4u);
+    cr_assert_not_null(r->first_error_entry);
+    cr_expect_str_eq(r->first_error_entry->id, "C.python-exception");
+    corr_result_free(r);
+}
