@@ -1834,26 +1834,24 @@ Test(correlate, a_strong_root_line_is_an_error_without_error_words)
     corr_result_free(r);
 }
 
-/* A run no gotcha explains is named by the common family, on the same line: an extension built
- * for another torch fails to load (the traceback of rusty1s/pytorch_scatter#462); the gotcha
- * signature for undefined symbols also matches the line but reaches no verdict, so the first
- * error is the Python exception the common pack names. */
+/* A run no gotcha explains is named by the common family, on the same line: vLLM's startup check
+ * on a 47 GiB card (the lines of vllm-project/vllm#20305) matches the unified-memory gotchas'
+ * signatures, which reach no verdict off GB10, and the Python exception the common pack names. */
 Test(correlate, with_no_verdict_a_gotcha_hint_line_is_named_by_its_common_failure)
 {
     use_shipped_pack();
-    write_file("scatter", "run.log",
-               "Traceback (most recent call last):\n"
-               "  File \"/usr/local/lib/python3.10/dist-packages/torch_scatter/__init__.py\", "
-               "line 16, in <module>\n"
-               "    torch.ops.load_library(spec.origin)\n"
-               "OSError: /usr/local/lib/python3.10/dist-packages/torch_scatter/_version_cuda.so: "
-               "undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSsb\n");
-    struct corr_result *r = analyze_dir("scatter");
-    cr_assert_eq(r->records, 4);
+    write_file("startup", "vllm.log",
+               "ERROR 06-30 13:53:19 [multiproc_executor.py:492] ValueError: Free memory on device "
+               "(31.44/47.38 GiB) on startup is less than desired GPU memory utilization (0.95, "
+               "45.01 GiB). Decrease GPU memory utilization or reduce GPU memory used by other "
+               "processes.\n"
+               "ERROR 06-30 13:53:19 [core.py:515] EngineCore failed to start.\n");
+    struct corr_result *r = analyze_dir("startup");
+    cr_assert_eq(r->records, 2);
     cr_assert_null(r->verdict);
     cr_assert(r->nfindings > 0, "a gotcha hint matched the line (else this proves nothing)");
     cr_assert_not_null(r->first_error);
-    cr_expect_eq(r->first_error->line, 4u);
+    cr_expect_eq(r->first_error->line, 1u);
     cr_assert_not_null(r->first_error_entry);
     cr_expect_str_eq(r->first_error_entry->id, "C.python-exception");
     corr_result_free(r);
