@@ -1856,3 +1856,38 @@ Test(correlate, with_no_verdict_a_gotcha_hint_line_is_named_by_its_common_failur
     cr_expect_str_eq(r->first_error_entry->id, "C.python-exception");
     corr_result_free(r);
 }
+
+/* libstdc++'s terminate handler announces an uncaught exception; its what() line says which. The
+ * shape of a public study of torch's NCCL backend over the AWS OFI plugin ("Torch NCCL issue with
+ * AWS plugin", a two-node ALLREDUCE watchdog): the first error is the watchdog the what() line
+ * quotes, not the terminate line above it, and not the shell's "Aborted" after it. */
+Test(correlate, a_terminate_line_yields_to_the_failure_its_what_line_names)
+{
+    use_shipped_pack();
+    write_file("terminate", "job.log",
+               "x3200c0s19b1n0:191643:191866 [2] NCCL INFO comm 0x5590ec4762b0 rank 2 nranks 8 "
+               "cudaDev 2 nvmlDev 2 busId 85000 commId 0xfa38415269cf0cf7 - Init COMPLETE\n"
+               "terminate called after throwing an instance of 'c10::DistBackendError'\n"
+               "  what():  [PG 0 Rank 1] Process group watchdog thread terminated with exception: "
+               "[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, "
+               "OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=120000) ran for "
+               "120092 milliseconds before timing out.\n"
+               "./launcher.sh: line 14: 191644 Aborted                 (core dumped) $@\n");
+    struct corr_result *r = analyze_dir("terminate");
+    cr_assert_eq(r->records, 4);
+    cr_assert_not_null(r->first_error);
+    cr_expect_eq(r->first_error->line, 3u, "the what() line, which names the watchdog timeout");
+    cr_assert_not_null(r->first_error_entry);
+    cr_expect_str_eq(r->first_error_entry->id, "C.nccl");
+    corr_result_free(r);
+    /* alone, the terminate line is still the run's first error */
+    write_file("terminate-alone", "job.log",
+               "terminate called after throwing an instance of 'std::runtime_error'\n"
+               "  what():  \n");
+    r = analyze_dir("terminate-alone");
+    cr_assert_eq(r->records, 2);
+    cr_assert_not_null(r->first_error);
+    cr_expect_eq(r->first_error->line, 1u);
+    cr_expect(r->first_error->sig->role == MATCH_ROLE_CASCADE);
+    corr_result_free(r);
+}
