@@ -260,6 +260,19 @@ static enum match_role ferr_pass(enum match_role role)
     return role == MATCH_ROLE_CASCADE || role == MATCH_ROLE_NOISE ? role : MATCH_ROLE_ROOT;
 }
 
+/* Is r a failure line for the run's first error? Its words say so (corr_rec_is_error), or the pack
+ * does: a root line of a signature at least strong names a failure whatever its words ("no kernel
+ * image is available for execution on the device", pip's "Successfully uninstalled torch-...").
+ * Only here: the explains ordering and the outcome keep reading the words. */
+static void ferr_pass_visit(void *vctx, const struct corr_rec *r)
+{
+    struct ferr_ctx *f = vctx;
+    int strong_root = r->sig && r->sig->role == MATCH_ROLE_ROOT &&
+                      corr_sig_strength(f->st, r->sig) >= MATCH_STRONG;
+    if (!strong_root && !corr_rec_is_error(r)) return;
+    if (!f->best || corr_rec_cmp(f->st, r, f->best) < 0) f->best = r;
+}
+
 /* The earliest error record matched by a signature of the family (-1: gotcha or common) at
  * least as strong as min_strength, among the signatures of one pass: root (every role but cascade,
  * context, contrary and noise), cascade or noise. A context line describes the run, never fails it. */
@@ -277,9 +290,40 @@ static const struct corr_rec *first_error_of(const struct corr_state *st, int fa
         if (fam != MATCH_FAMILY_GOTCHA && fam != MATCH_FAMILY_COMMON) continue;
         if (family >= 0 && fam != family) continue;
         if (corr_sig_strength(st, sig) < min_strength) continue;
-        corr_sig_each(st, s, ferr_visit, &f);
+        corr_sig_each(st, s, ferr_pass_visit, &f);
     }
     return f.best;
+}
+
+struct twin_ctx {
+    const struct corr_state *st;
+    const struct corr_rec *of, *best;
+};
+
+static void twin_visit(void *vctx, const struct corr_rec *r)
+{
+    struct twin_ctx *t = vctx;
+    if (r->file != t->of->file || r->line != t->of->line || r->seq != t->of->seq) return;
+    if (!t->best || corr_sig_strength(t->st, r->sig) > corr_sig_strength(t->st, t->best->sig))
+        t->best = r;
+}
+
+/* A run no gotcha explains is named by the common family: when its first error line is a
+ * gotcha's hint (an undefined symbol, vLLM's startup free-memory check on a discrete card) that a
+ * common signature also matched, the same line is named by that common failure. */
+static const struct corr_rec *common_twin(const struct corr_state *st, const struct corr_rec *fe)
+{
+    if (!fe->sig || fe->sig->entry->family == MATCH_FAMILY_COMMON) return fe;
+    struct twin_ctx t = {st, fe, NULL};
+    for (size_t s = 0; s < st->nsigs; s++) {
+        if (!st->sigs[s]) continue;
+        const struct match_sig *sig = match_pack_sig(st->pack, s);
+        if (sig->entry->family != MATCH_FAMILY_COMMON || sig->role == MATCH_ROLE_CONTEXT ||
+            sig->role == MATCH_ROLE_CONTRARY || sig->role == MATCH_ROLE_NOISE)
+            continue;
+        corr_sig_each(st, s, twin_visit, &t);
+    }
+    return t.best ? t.best : fe;
 }
 
 /* The earliest root error line; a cascade line (a consequence pointing at an earlier failure)
@@ -371,6 +415,7 @@ void corr_score(struct corr_state *st, struct corr_result *r)
     if (!fe && !r->verdict) fe = first_error(st, -1, MATCH_WEAK, 0);
     /* root before noise: a declared warning is named only when the run shows nothing else */
     if (!fe && !r->verdict) fe = first_error(st, -1, MATCH_WEAK, 1);
+    if (fe && !r->verdict) fe = common_twin(st, fe);
     if (fe) {
         r->first_error = az_xcalloc(1, sizeof *r->first_error);
         corr_evidence_from_rec(st, fe, NULL, r->first_error);

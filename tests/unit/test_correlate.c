@@ -2398,3 +2398,81 @@ Test(correlate, a_verdict_without_a_strong_line_names_its_own_line_as_the_first_
     cr_expect_eq(r->first_error->line, 2u);
     corr_result_free(r);
 }
+
+/* A strong root line names the run's first error whatever its words: the canonical CUDA check
+ * macro prints cudaGetErrorString() alone ("GPUassert: %s %s %d", the gpuErrchk idiom of the
+ * CUDA programming guides and forums), and "no kernel image is available for execution on the
+ * device" holds none of the error words a plain line needs. */
+Test(correlate, a_strong_root_line_is_an_error_without_error_words)
+{
+    use_shipped_pack();
+    write_file("noimg", "run.log",
+               "Launching kernel with 256 blocks\n"
+               "GPUassert: no kernel image is available for execution on the device main.cu 61\n");
+    struct corr_result *r = analyze_dir("noimg");
+    cr_assert_eq(r->records, 2);
+    cr_assert_null(r->verdict);
+    cr_assert_not_null(r->first_error, "the line names a failure by the pack's word, not its own");
+    cr_expect_eq(r->first_error->line, 2u);
+    cr_assert_not_null(r->first_error_entry);
+    cr_expect_str_eq(r->first_error_entry->id, "C.cuda-error");
+    corr_result_free(r);
+}
+
+/* A run no gotcha explains is named by the common family, on the same line: vLLM's startup check
+ * on a 47 GiB card (the lines of vllm-project/vllm#20305) matches the unified-memory gotchas'
+ * signatures, which reach no verdict off GB10, and the Python exception the common pack names. */
+Test(correlate, with_no_verdict_a_gotcha_hint_line_is_named_by_its_common_failure)
+{
+    use_shipped_pack();
+    write_file("startup", "vllm.log",
+               "ERROR 06-30 13:53:19 [multiproc_executor.py:492] ValueError: Free memory on device "
+               "(31.44/47.38 GiB) on startup is less than desired GPU memory utilization (0.95, "
+               "45.01 GiB). Decrease GPU memory utilization or reduce GPU memory used by other "
+               "processes.\n"
+               "ERROR 06-30 13:53:19 [core.py:515] EngineCore failed to start.\n");
+    struct corr_result *r = analyze_dir("startup");
+    cr_assert_eq(r->records, 2);
+    cr_assert_null(r->verdict);
+    cr_assert(r->nfindings > 0, "a gotcha hint matched the line (else this proves nothing)");
+    cr_assert_not_null(r->first_error);
+    cr_expect_eq(r->first_error->line, 1u);
+    cr_assert_not_null(r->first_error_entry);
+    cr_expect_str_eq(r->first_error_entry->id, "C.python-exception");
+    corr_result_free(r);
+}
+
+/* libstdc++'s terminate handler announces an uncaught exception; its what() line says which. The
+ * shape of a public study of torch's NCCL backend over the AWS OFI plugin ("Torch NCCL issue with
+ * AWS plugin", a two-node ALLREDUCE watchdog): the first error is the watchdog the what() line
+ * quotes, not the terminate line above it, and not the shell's "Aborted" after it. */
+Test(correlate, a_terminate_line_yields_to_the_failure_its_what_line_names)
+{
+    use_shipped_pack();
+    write_file("terminate", "job.log",
+               "x3200c0s19b1n0:191643:191866 [2] NCCL INFO comm 0x5590ec4762b0 rank 2 nranks 8 "
+               "cudaDev 2 nvmlDev 2 busId 85000 commId 0xfa38415269cf0cf7 - Init COMPLETE\n"
+               "terminate called after throwing an instance of 'c10::DistBackendError'\n"
+               "  what():  [PG 0 Rank 1] Process group watchdog thread terminated with exception: "
+               "[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, "
+               "OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=120000) ran for "
+               "120092 milliseconds before timing out.\n"
+               "./launcher.sh: line 14: 191644 Aborted                 (core dumped) $@\n");
+    struct corr_result *r = analyze_dir("terminate");
+    cr_assert_eq(r->records, 4);
+    cr_assert_not_null(r->first_error);
+    cr_expect_eq(r->first_error->line, 3u, "the what() line, which names the watchdog timeout");
+    cr_assert_not_null(r->first_error_entry);
+    cr_expect_str_eq(r->first_error_entry->id, "C.nccl");
+    corr_result_free(r);
+    /* alone, the terminate line is still the run's first error */
+    write_file("terminate-alone", "job.log",
+               "terminate called after throwing an instance of 'std::runtime_error'\n"
+               "  what():  \n");
+    r = analyze_dir("terminate-alone");
+    cr_assert_eq(r->records, 2);
+    cr_assert_not_null(r->first_error);
+    cr_expect_eq(r->first_error->line, 1u);
+    cr_expect(r->first_error->sig->role == MATCH_ROLE_CASCADE);
+    corr_result_free(r);
+}
