@@ -2135,6 +2135,26 @@ Test(correlate, vllm_startup_free_memory_on_the_gb10_pool_splits_g6_from_g3)
     corr_result_free(r);
 }
 
+/* The same check on another 128 GB unified-memory machine: an AMD Strix Halo reads a larger total
+ * than GB10's pool (a "125 GiB machine": pepuscz on Nathanw1014/strix-halo-llamacpp#8), and half of
+ * it missing is a BIOS carve-out there, not a second process. The share rule holds only for a
+ * total in GB10's band, and the run's context is another device; the line shape is vLLM's
+ * request_memory (vllm/v1/worker/utils.py). */
+Test(correlate, vllm_startup_share_on_a_125_gib_unified_device_is_no_gb10_gotcha)
+{
+    use_shipped_pack();
+    write_file("halo", "vllm.log",
+               "ValueError: Free memory on device cuda:0 (60.10/125.0 GiB) on startup is less than "
+               "desired GPU memory utilization (0.8, 100.0 GiB). Decrease GPU memory utilization "
+               "or reduce GPU memory used by other processes.\n");
+    struct corr_result *r = analyze_dir("halo");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_eq(r->context.platform, "other");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_expect_lt(finding_conf(r, "G6"), 0.35, "G6 %.2f", finding_conf(r, "G6"));
+    corr_result_free(r);
+}
+
 /* A run with no verdict whose only error line is a weak gotcha hint still names it as its first
  * error: the driver's allocation failure as journalctl -k showed it on a GB10
  * (NVIDIA/open-gpu-kernel-modules#1358), after an INFO line of the loader. */
