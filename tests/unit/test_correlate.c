@@ -2174,6 +2174,26 @@ Test(correlate, a_weak_gotcha_error_line_is_the_first_error_of_a_run_without_ver
     corr_result_free(r);
 }
 
+/* The driver's RM allocation failure is printed by healthy startups too; the driver failing to
+ * allocate its own host memory to map a buffer is the host pool running out. The pair as a GB10's
+ * kernel log showed them under two large models' memory pressure (OmniBioAI/omnibioai-workbench,
+ * hardware incident notes for #530; the message of open-gpu-kernel-modules' io_vaspace.c). */
+Test(correlate, nvrm_iova_mapping_alloc_failure_beside_nv_err_no_memory_is_g3)
+{
+    use_shipped_pack();
+    write_file("run", "kern.log",
+               "[Fri Sep 11 23:42:24 2026] NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory "
+               "[NV_ERR_NO_MEMORY] (0x00000051) returned from _memdescAllocInternal(pMemDesc) @ "
+               "mem_desc.c:1359\n"
+               "[Fri Sep 11 23:42:24 2026] NVRM: _iovaspaceCreateMappingDataFromMemDesc: failed to "
+               "allocate 0x4000028 bytes for IOVA mapping metadata\n"
+               "[Fri Sep 11 23:42:24 2026] Memory failure: 0 pages hwpoisoned\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
 /* GB10's nvidia-smi row (snowflakedb/ArcticTraining#345 shape): names the machine, no memory */
 static void write_gb10_smi(const char *sub)
 {
