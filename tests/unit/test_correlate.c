@@ -2155,6 +2155,31 @@ Test(correlate, vllm_startup_share_on_a_125_gib_unified_device_is_no_gb10_gotcha
     corr_result_free(r);
 }
 
+/* `ollama ps` lists the models Ollama holds loaded, each a holder of the pool: two of them are two
+ * GPU processes (the coresident rule's second_process); one model, or one at 100 % CPU beside it,
+ * is not. The rows are the CLI's table as ollama/ollama-python#490 and ollama/ollama#10760 show it. */
+Test(correlate, ollama_ps_rows_are_gpu_processes_for_the_coresident_rule)
+{
+    use_shipped_pack();
+    write_file("two", "ollama-ps.txt",
+               "NAME               ID              SIZE      PROCESSOR    UNTIL\n"
+               "llama3.2:latest    a80c4f17acd5    4.0 GB    100% GPU     2 minutes from now\n"
+               "llama4:latest    4f01ed6b6e01    70 GB    83%/17% CPU/GPU    Forever\n");
+    struct corr_result *r = analyze_dir("two");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_eq(verdict_id(r), "G6", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+
+    write_file("one", "ollama-ps.txt",
+               "NAME               ID              SIZE      PROCESSOR    UNTIL\n"
+               "llama4:latest    4f01ed6b6e01    70 GB    83%/17% CPU/GPU    Forever\n"
+               "qwen2.5:0.5b    a8b0c5157701    1.2 GB    100% CPU     4 minutes from now\n");
+    r = analyze_dir("one");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
 /* A run with no verdict whose only error line is a weak gotcha hint still names it as its first
  * error: the driver's allocation failure as journalctl -k showed it on a GB10
  * (NVIDIA/open-gpu-kernel-modules#1358), after an INFO line of the loader. */
