@@ -76,8 +76,7 @@ static const struct prim prims[] = {
      "request"},
     {"dated-before", corr_prim_dated_before, "date:s", "before", "dated date"},
     {"fact-share", corr_prim_fact_share, "sig:g part:s whole:s lo:n hi:n whole_lo:n? whole_hi:n?",
-     "inside",
-     "part whole share"},
+     "inside", "part whole share"},
 };
 
 static const struct prim *prim_find(const char *use)

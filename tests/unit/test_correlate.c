@@ -2157,7 +2157,8 @@ Test(correlate, vllm_startup_share_on_a_125_gib_unified_device_is_no_gb10_gotcha
 
 /* `ollama ps` lists the models Ollama holds loaded, each a holder of the pool: two of them are two
  * GPU processes (the coresident rule's second_process); one model, or one at 100 % CPU beside it,
- * is not. The rows are the CLI's table as ollama/ollama-python#490 and ollama/ollama#10760 show it. */
+ * is not. The rows are the CLI's table as ollama/ollama-python#490 and ollama/ollama#10760 show
+ * it. */
 Test(correlate, ollama_ps_rows_are_gpu_processes_for_the_coresident_rule)
 {
     use_shipped_pack();
