@@ -12,10 +12,11 @@
 #include "correlate/corr_private.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
-/* What GB10's 128 GB pool shows as a device's "total capacity": the platform's signature in an
- * OOM message, used for the run's context (is it a GB10?), never for a verdict by itself. */
+/* What GB10's 128 GB pool shows as a device's "total capacity" (119.6-121.7 GiB): the platform's
+ * signature in an OOM message, used for the run's context (is it a GB10?), never for a verdict by
+ * itself. Another 128 GB unified-memory machine reads more (an AMD Strix Halo's 124-125 GiB). */
 #define GB10_POOL_LO_GIB 110.0
-#define GB10_POOL_HI_GIB 125.0
+#define GB10_POOL_HI_GIB 123.0
 /* Context tags (docs/patterns.md): entries that say the run is in a container, or on a bare
  * host. */
 #define TAG_CONTAINER "container"
@@ -1501,13 +1502,17 @@ void corr_prim_requested(struct corr_rule_run *rr)
 /* ---- fact-share: one number of a line as a share of another ---- */
 
 /* The earliest line of signature sig that carries both facts: part / whole inside [lo, hi]
- * (vLLM's startup check: free of total). */
+ * (vLLM's startup check: free of total), and where whole_lo/whole_hi are given, only of a whole
+ * inside [whole_lo, whole_hi] (one device's size). */
 void corr_prim_fact_share(struct corr_rule_run *rr)
 {
     const struct corr_rec *r = find_sig_rec(rr->st, S("sig"));
     if (!r) return;
     double part = fact_num(r, S("part")), whole = fact_num(r, S("whole"));
     if (isnan(part) || isnan(whole) || !(whole > 0) || part < 0) return;
+    /* a share means something only of the whole it was measured on (one device's size) */
+    double wlo = N("whole_lo"), whi = N("whole_hi");
+    if ((!isnan(wlo) && whole < wlo) || (!isnan(whi) && whole > whi)) return;
     double share = part / whole;
     if (share < N("lo") || share > N("hi")) return;
     struct corr_var v[] = {VN("part", part), VN("whole", whole), VN("share", share)};

@@ -75,8 +75,8 @@ static const struct prim prims[] = {
     {"requested-not-used", corr_prim_requested, "request:g chosen:g banner:g", "both chosen banner",
      "request"},
     {"dated-before", corr_prim_dated_before, "date:s", "before", "dated date"},
-    {"fact-share", corr_prim_fact_share, "sig:g part:s whole:s lo:n hi:n", "inside",
-     "part whole share"},
+    {"fact-share", corr_prim_fact_share, "sig:g part:s whole:s lo:n hi:n whole_lo:n? whole_hi:n?",
+     "inside", "part whole share"},
 };
 
 static const struct prim *prim_find(const char *use)

@@ -2135,6 +2135,52 @@ Test(correlate, vllm_startup_free_memory_on_the_gb10_pool_splits_g6_from_g3)
     corr_result_free(r);
 }
 
+/* The same check on another 128 GB unified-memory machine: an AMD Strix Halo reads a larger total
+ * than GB10's pool (a "125 GiB machine": pepuscz on Nathanw1014/strix-halo-llamacpp#8), and half of
+ * it missing is a BIOS carve-out there, not a second process. The share rule holds only for a
+ * total in GB10's band, and the run's context is another device; the line shape is vLLM's
+ * request_memory (vllm/v1/worker/utils.py). */
+Test(correlate, vllm_startup_share_on_a_125_gib_unified_device_is_no_gb10_gotcha)
+{
+    use_shipped_pack();
+    write_file("halo", "vllm.log",
+               "ValueError: Free memory on device cuda:0 (60.10/125.0 GiB) on startup is less than "
+               "desired GPU memory utilization (0.8, 100.0 GiB). Decrease GPU memory utilization "
+               "or reduce GPU memory used by other processes.\n");
+    struct corr_result *r = analyze_dir("halo");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_eq(r->context.platform, "other");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_expect_lt(finding_conf(r, "G6"), 0.35, "G6 %.2f", finding_conf(r, "G6"));
+    corr_result_free(r);
+}
+
+/* `ollama ps` lists the models Ollama holds loaded, each a holder of the pool: two of them are two
+ * GPU processes (the coresident rule's second_process); one model, or one at 100 % CPU beside it,
+ * is not. The rows are the CLI's table as ollama/ollama-python#490 and ollama/ollama#10760 show
+ * it. */
+Test(correlate, ollama_ps_rows_are_gpu_processes_for_the_coresident_rule)
+{
+    use_shipped_pack();
+    write_file("two", "ollama-ps.txt",
+               "NAME               ID              SIZE      PROCESSOR    UNTIL\n"
+               "llama3.2:latest    a80c4f17acd5    4.0 GB    100% GPU     2 minutes from now\n"
+               "llama4:latest    4f01ed6b6e01    70 GB    83%/17% CPU/GPU    Forever\n");
+    struct corr_result *r = analyze_dir("two");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_eq(verdict_id(r), "G6", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+
+    write_file("one", "ollama-ps.txt",
+               "NAME               ID              SIZE      PROCESSOR    UNTIL\n"
+               "llama4:latest    4f01ed6b6e01    70 GB    83%/17% CPU/GPU    Forever\n"
+               "qwen2.5:0.5b    a8b0c5157701    1.2 GB    100% CPU     4 minutes from now\n");
+    r = analyze_dir("one");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
 /* A run with no verdict whose only error line is a weak gotcha hint still names it as its first
  * error: the driver's allocation failure as journalctl -k showed it on a GB10
  * (NVIDIA/open-gpu-kernel-modules#1358), after an INFO line of the loader. */
@@ -2151,6 +2197,26 @@ Test(correlate, a_weak_gotcha_error_line_is_the_first_error_of_a_run_without_ver
     cr_assert_not_null(r->first_error_entry, "a first error is named");
     cr_expect_str_eq(r->first_error_entry->id, "G3");
     cr_expect_eq(r->first_error->line, 2u);
+    corr_result_free(r);
+}
+
+/* The driver's RM allocation failure is printed by healthy startups too; the driver failing to
+ * allocate its own host memory to map a buffer is the host pool running out. The pair as a GB10's
+ * kernel log showed them under two large models' memory pressure (OmniBioAI/omnibioai-workbench,
+ * hardware incident notes for #530; the message of open-gpu-kernel-modules' io_vaspace.c). */
+Test(correlate, nvrm_iova_mapping_alloc_failure_beside_nv_err_no_memory_is_g3)
+{
+    use_shipped_pack();
+    write_file("run", "kern.log",
+               "[Fri Sep 11 23:42:24 2026] NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory "
+               "[NV_ERR_NO_MEMORY] (0x00000051) returned from _memdescAllocInternal(pMemDesc) @ "
+               "mem_desc.c:1359\n"
+               "[Fri Sep 11 23:42:24 2026] NVRM: _iovaspaceCreateMappingDataFromMemDesc: failed to "
+               "allocate 0x4000028 bytes for IOVA mapping metadata\n"
+               "[Fri Sep 11 23:42:24 2026] Memory failure: 0 pages hwpoisoned\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
 
