@@ -20,6 +20,8 @@
  * host. */
 #define TAG_CONTAINER "container"
 #define TAG_BARE_HOST "bare-host"
+/* A host fact that rules GB10 out (an x86_64 machine: every GB10 system is aarch64). */
+#define TAG_OTHER_HOST "other-host"
 
 #define N(name)  corr_rule_num(rr, name)
 #define S(name)  corr_rule_str(rr, name)
@@ -348,9 +350,10 @@ void corr_context_build(struct corr_state *st)
 {
     struct ctx_scan c = {0, 0, NULL};
     each_rec(st, NULL, ctx_visit, &c);
+    /* a GPU fact of GB10 outweighs a host fact: the logs may mix machines */
     if (c.gb10)
         st->ctx.is_gb10 = 1;
-    else if (c.other)
+    else if (c.other || tag_earliest(st, TAG_OTHER_HOST, 0))
         st->ctx.is_gb10 = 0;
     if (!st->ctx.gpu_name && c.other_name && !c.gb10 && strncmp(c.other_name, "capability", 10))
         st->ctx.gpu_name = az_xstrdup(c.other_name);
@@ -1527,8 +1530,10 @@ void corr_detect_all(struct corr_state *st)
         /* {gpu}: the GPU the inputs name, or what set the platform when the user did */
         char set_by[48];
         snprintf(set_by, sizeof set_by, "set by %s", st->ctx.platform_from);
+        const struct corr_rec *host = tag_earliest(st, TAG_OTHER_HOST, 0);
         const char *gpu = st->cfg->platform == CORR_PLATFORM_OTHER ? set_by
                           : *st->ctx.gpu_name                      ? st->ctx.gpu_name
+                          : host && *host->sig->summary            ? host->sig->summary
                                                                    : "other GPU";
         struct corr_var v[] = {VS("gpu", gpu)};
         corr_claim_add(st, e, 0, e->scope.factor, NULL, NULL, NULL,
