@@ -1347,6 +1347,10 @@ void corr_prim_tp_nodes(struct corr_rule_run *rr)
     struct host_set hs = run_hosts(st);
     /* a line that is printed only when the group really spans machines (the spans signature) */
     const struct corr_rec *spans = find_sig_rec(st, S("spans"));
+    /* or any line the pack tags as saying so (a TP size above a one-GPU node's count) */
+    const struct corr_rec *spans_t = spans ? NULL : tag_earliest(st, S("spans_tag"), 0);
+    const char *how_spans = spans_t && S("how_spans_tag") ? S("how_spans_tag") : S("how_spans");
+    if (!spans) spans = spans_t;
     /* a launcher's worker on another node than its driver: the driver's node and that one */
     size_t remote_nodes = st->nremote ? st->nremote + 1 : 0;
     int multi = (!isnan(nn) && nn >= 2) || hs.n >= 2 || remote_nodes >= 2 ||
@@ -1355,7 +1359,7 @@ void corr_prim_tp_nodes(struct corr_rule_run *rr)
     const char *how = !isnan(nn) && nn >= 2 ? S("how_nodes")
                       : hs.n >= 2           ? S("how_hosts")
                       : remote_nodes >= 2   ? how_remote
-                                            : S("how_spans");
+                                            : how_spans;
     int several = (!isnan(nn) && nn >= 3) || hs.n >= 3 || remote_nodes >= 3;
     struct corr_var v[] = {VN("tp", tp), VS("nodes", several ? S("several") : S("two")),
                            VS("how", how)};

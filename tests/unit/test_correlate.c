@@ -950,6 +950,31 @@ Test(correlate, a_gb10_gpu_fact_outweighs_an_x86_64_host_fact)
     corr_result_free(r);
 }
 
+/* A launcher that says the TP size is larger than the one GPU a node has was asked for a TP
+ * group across one-GPU machines: the line of NVIDIA/dgx-spark-playbooks#63 (a two-Spark
+ * spark-vllm-docker launch with -tp 2). Near miss: the same message on a four-GPU node
+ * (TP 8 > 4) is a multi-GPU server's misconfiguration. */
+Test(correlate, tp_size_above_a_one_gpu_node_is_g10)
+{
+    use_shipped_pack();
+    write_file(
+        "one", "vllm.log",
+        "vllm serve QuantTrio/MiniMax-M2-AWQ --port 8000 -tp 2 --distributed-executor-backend "
+        "ray\n"
+        "Tensor parallel size (2) exceeds available GPUs (1)\n");
+    struct corr_result *r = analyze_dir("one");
+    cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+
+    write_file("four", "vllm.log",
+               "vllm serve Qwen/Qwen3-235B-A22B -tp 8 --distributed-executor-backend ray\n"
+               "Tensor parallel size (8) exceeds available GPUs (4)\n");
+    r = analyze_dir("four");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
+}
+
 Test(correlate, ray_workers_on_the_driver_node_are_not_g10)
 {
     use_shipped_pack();
