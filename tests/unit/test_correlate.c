@@ -2313,6 +2313,26 @@ Test(correlate, ollama_counting_a_sliver_of_the_gb10_pool_available_is_g3)
     corr_result_free(r);
 }
 
+/* torch's CUDA OOM message wrapped after its first sentence (a terminal or an issue body breaks
+ * the line; torch prints "CUDA out of memory. Tried to allocate N" as one message,
+ * c10/cuda/CUDACachingAllocator.cpp): the run's first error is the CUDA OOM, not the plain
+ * Python exception the same line also is; on a 24 GiB card none of the GB10 gotchas. */
+Test(correlate, a_wrapped_torch_cuda_oom_is_named_c_cuda_oom)
+{
+    use_shipped_pack();
+    write_file("run", "train.log",
+               "torch.cuda.OutOfMemoryError: CUDA out of memory.\n"
+               "Tried to allocate 2.00 GiB (GPU 0; 23.65 GiB total capacity; 21.10 GiB already "
+               "allocated; 1.12 GiB free; 21.90 GiB reserved in total by PyTorch)\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_assert_not_null(r->first_error_entry);
+    cr_assert_str_eq(r->first_error_entry->id, "C.cuda-oom");
+    cr_expect_eq(r->first_error->line, 1u);
+    corr_result_free(r);
+}
+
 /* The kernel's OOM report (linux mm/oom_kill.c dump_header / __oom_kill_process) when a vLLM
  * worker's own allocation through the NVIDIA driver fails, beside the driver's NV_ERR_NO_MEMORY
  * (a unified-memory hint): G3. The same report opened by a python3 process is a host OOM of
