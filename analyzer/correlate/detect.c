@@ -21,6 +21,8 @@
  * host. */
 #define TAG_CONTAINER "container"
 #define TAG_BARE_HOST "bare-host"
+/* A host fact that rules GB10 out (an x86_64 machine: every GB10 system is aarch64). */
+#define TAG_OTHER_HOST "other-host"
 
 #define N(name)  corr_rule_num(rr, name)
 #define S(name)  corr_rule_str(rr, name)
@@ -349,9 +351,10 @@ void corr_context_build(struct corr_state *st)
 {
     struct ctx_scan c = {0, 0, NULL};
     each_rec(st, NULL, ctx_visit, &c);
+    /* a GPU fact of GB10 outweighs a host fact: the logs may mix machines */
     if (c.gb10)
         st->ctx.is_gb10 = 1;
-    else if (c.other)
+    else if (c.other || tag_earliest(st, TAG_OTHER_HOST, 0))
         st->ctx.is_gb10 = 0;
     if (!st->ctx.gpu_name && c.other_name && !c.gb10 && strncmp(c.other_name, "capability", 10))
         st->ctx.gpu_name = az_xstrdup(c.other_name);
@@ -1345,6 +1348,10 @@ void corr_prim_tp_nodes(struct corr_rule_run *rr)
     struct host_set hs = run_hosts(st);
     /* a line that is printed only when the group really spans machines (the spans signature) */
     const struct corr_rec *spans = find_sig_rec(st, S("spans"));
+    /* or any line the pack tags as saying so (a TP size above a one-GPU node's count) */
+    const struct corr_rec *spans_t = spans ? NULL : tag_earliest(st, S("spans_tag"), 0);
+    const char *how_spans = spans_t && S("how_spans_tag") ? S("how_spans_tag") : S("how_spans");
+    if (!spans) spans = spans_t;
     /* a launcher's worker on another node than its driver: the driver's node and that one */
     size_t remote_nodes = st->nremote ? st->nremote + 1 : 0;
     int multi = (!isnan(nn) && nn >= 2) || hs.n >= 2 || remote_nodes >= 2 ||
@@ -1353,7 +1360,7 @@ void corr_prim_tp_nodes(struct corr_rule_run *rr)
     const char *how = !isnan(nn) && nn >= 2 ? S("how_nodes")
                       : hs.n >= 2           ? S("how_hosts")
                       : remote_nodes >= 2   ? how_remote
-                                            : S("how_spans");
+                                            : how_spans;
     int several = (!isnan(nn) && nn >= 3) || hs.n >= 3 || remote_nodes >= 3;
     struct corr_var v[] = {VN("tp", tp), VS("nodes", several ? S("several") : S("two")),
                            VS("how", how)};
@@ -1532,8 +1539,10 @@ void corr_detect_all(struct corr_state *st)
         /* {gpu}: the GPU the inputs name, or what set the platform when the user did */
         char set_by[48];
         snprintf(set_by, sizeof set_by, "set by %s", st->ctx.platform_from);
+        const struct corr_rec *host = tag_earliest(st, TAG_OTHER_HOST, 0);
         const char *gpu = st->cfg->platform == CORR_PLATFORM_OTHER ? set_by
                           : *st->ctx.gpu_name                      ? st->ctx.gpu_name
+                          : host && *host->sig->summary            ? host->sig->summary
                                                                    : "other GPU";
         struct corr_var v[] = {VS("gpu", gpu)};
         corr_claim_add(st, e, 0, e->scope.factor, NULL, NULL, NULL,

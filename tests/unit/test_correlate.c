@@ -899,6 +899,82 @@ Test(correlate, ray_worker_on_another_node_of_an_x86_host_is_not_g10)
     corr_result_free(r);
 }
 
+/* A host fact of an x86_64 machine places the run off GB10 (every GB10 system is aarch64), so
+ * every GB10-scoped gotcha takes its scope factor. The line is collect_env's OS line as in
+ * pytorch/pytorch#96447 (an A10G on AWS) and uname -a's tail; the pack's CTX.x86-host entry
+ * carries the other-host tag the context reads. */
+Test(correlate, an_x86_64_host_fact_sets_the_platform_other)
+{
+    use_shipped_pack();
+    write_vllm_ray_ranks(1);
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_str_neq(r->context.platform, "other", "before: %s", r->context.platform);
+    cr_assert_str_eq(verdict_id(r), "G10", "before: verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_file("run", "collect_env.txt",
+               "OS: Ubuntu 20.04.5 LTS (x86_64)\n"
+               "Python platform: Linux-5.15.0-1031-aws-x86_64-with-glibc2.31\n");
+    r = analyze_dir("run");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_eq(r->context.platform, "other");
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
+
+    /* near miss: the aarch64 forms of the same lines say nothing against GB10 */
+    write_vllm_ray_ranks(1);
+    write_file("run", "collect_env.txt",
+               "OS: Ubuntu 24.04.3 LTS (aarch64)\n"
+               "Python platform: Linux-6.11.0-1016-nvidia-aarch64-with-glibc2.39\n");
+    r = analyze_dir("run");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_neq(r->context.platform, "other");
+    cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* A GPU fact of GB10 (its ~121.7 GiB pool in vLLM's startup check) outweighs an x86_64 host
+ * fact: logs gathered from several machines may mix them. */
+Test(correlate, a_gb10_gpu_fact_outweighs_an_x86_64_host_fact)
+{
+    use_shipped_pack();
+    write_file("mixed", "vllm.log",
+               "ValueError: Free memory on cuda:0 (30.20/121.69 GiB) < desired utilization (0.8, "
+               "97.35 GiB). Decrease GPU memory utilization or reduce GPU memory used by other "
+               "processes.\n");
+    write_file("mixed", "uname.txt",
+               "Linux gpu-node-3 5.15.0-60-generic #66-Ubuntu SMP Fri Jan 20 14:29:49 UTC 2023 "
+               "x86_64 x86_64 x86_64 GNU/Linux\n");
+    struct corr_result *r = analyze_dir("mixed");
+    cr_assert_gt(r->records, 1, "both inputs read");
+    cr_assert_str_eq(r->context.platform, "gb10");
+    corr_result_free(r);
+}
+
+/* A launcher that says the TP size is larger than the one GPU a node has was asked for a TP
+ * group across one-GPU machines: the line of NVIDIA/dgx-spark-playbooks#63 (a two-Spark
+ * spark-vllm-docker launch with -tp 2). Near miss: the same message on a four-GPU node
+ * (TP 8 > 4) is a multi-GPU server's misconfiguration. */
+Test(correlate, tp_size_above_a_one_gpu_node_is_g10)
+{
+    use_shipped_pack();
+    write_file(
+        "one", "vllm.log",
+        "vllm serve QuantTrio/MiniMax-M2-AWQ --port 8000 -tp 2 --distributed-executor-backend "
+        "ray\n"
+        "Tensor parallel size (2) exceeds available GPUs (1)\n");
+    struct corr_result *r = analyze_dir("one");
+    cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+
+    write_file("four", "vllm.log",
+               "vllm serve Qwen/Qwen3-235B-A22B -tp 8 --distributed-executor-backend ray\n"
+               "Tensor parallel size (8) exceeds available GPUs (4)\n");
+    r = analyze_dir("four");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
+}
+
 Test(correlate, ray_workers_on_the_driver_node_are_not_g10)
 {
     use_shipped_pack();
@@ -2300,6 +2376,26 @@ Test(correlate, ollama_counting_a_sliver_of_the_gb10_pool_available_is_g3)
     cr_assert_gt(r->records, 0, "no record was read");
     cr_assert_str_eq(r->context.platform, "other");
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* torch's CUDA OOM message wrapped after its first sentence (a terminal or an issue body breaks
+ * the line; torch prints "CUDA out of memory. Tried to allocate N" as one message,
+ * c10/cuda/CUDACachingAllocator.cpp): the run's first error is the CUDA OOM, not the plain
+ * Python exception the same line also is; on a 24 GiB card none of the GB10 gotchas. */
+Test(correlate, a_wrapped_torch_cuda_oom_is_named_c_cuda_oom)
+{
+    use_shipped_pack();
+    write_file("run", "train.log",
+               "torch.cuda.OutOfMemoryError: CUDA out of memory.\n"
+               "Tried to allocate 2.00 GiB (GPU 0; 23.65 GiB total capacity; 21.10 GiB already "
+               "allocated; 1.12 GiB free; 21.90 GiB reserved in total by PyTorch)\n");
+    struct corr_result *r = analyze_dir("run");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_assert_not_null(r->first_error_entry);
+    cr_assert_str_eq(r->first_error_entry->id, "C.cuda-oom");
+    cr_expect_eq(r->first_error->line, 1u);
     corr_result_free(r);
 }
 
