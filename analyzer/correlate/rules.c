@@ -298,8 +298,9 @@ static const struct match_value *rule_value(const struct corr_rule_run *rr, cons
 {
     const struct prim *pr = prim_find(rr->rule->use);
     if (!pr || !word_in(pr->params, name, strlen(name), NULL, NULL)) {
-        fprintf(stderr, "gotcha: internal error: primitive %s reads parameter \"%s\", which its "
-                        "schema does not declare\n",
+        fprintf(stderr,
+                "gotcha: internal error: primitive %s reads parameter \"%s\", which its "
+                "schema does not declare\n",
                 rr->rule->use, name);
         abort();
     }

@@ -275,7 +275,8 @@ static void ferr_pass_visit(void *vctx, const struct corr_rec *r)
 
 /* The earliest error record matched by a signature of the family (-1: gotcha or common) at
  * least as strong as min_strength, among the signatures of one pass: root (every role but cascade,
- * context, contrary and noise), cascade or noise. A context line describes the run, never fails it. */
+ * context, contrary and noise), cascade or noise. A context line describes the run, never fails it.
+ */
 static const struct corr_rec *first_error_of(const struct corr_state *st, int family,
                                              enum match_strength min_strength, enum match_role pass)
 {

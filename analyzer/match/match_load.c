@@ -331,10 +331,10 @@ static int sig_compile(struct match_loader *ld, struct match_sig_priv *s, const 
     return 0;
 }
 
-static const char *const sig_fields[] = {"id",    "kinds",   "strength", "regex",       "literals",
-                                         "facts", "summary", "note",     "examples",    "sources",
-                                         "role",  "tags",    "contrary", "decisive_on", "catalogue",
-                                         "code",  "follow_up", NULL};
+static const char *const sig_fields[] = {
+    "id",       "kinds",       "strength",  "regex",   "literals",  "facts",
+    "summary",  "note",        "examples",  "sources", "role",      "tags",
+    "contrary", "decisive_on", "catalogue", "code",    "follow_up", NULL};
 
 /* A tag: lowercase letters, digits and '-' ("oom", "pip-change"). */
 static int valid_tag(const char *t)

@@ -2406,15 +2406,16 @@ Test(correlate, a_wrapped_torch_cuda_oom_is_named_c_cuda_oom)
 Test(correlate, oom_killer_invoked_by_a_vllm_worker_beside_nv_err_is_g3)
 {
     use_shipped_pack();
-    write_file("engine", "dmesg.log",
-               "[ 8120.100001] NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory "
-               "[NV_ERR_NO_MEMORY] (0x00000051) returned from _memdescAllocInternal(pMemDesc) @ "
-               "mem_desc.c:1359\n"
-               "[ 8120.200002] VLLM::Worker_TP0 invoked oom-killer: gfp_mask=0x102cc2(GFP_HIGHUSER), "
-               "order=0, oom_score_adj=0\n"
-               "[ 8120.300003] Out of memory: Killed process 2346 (VLLM::Worker_TP) "
-               "total-vm:123456789kB, anon-rss:1834567kB, file-rss:0kB, shmem-rss:0kB, UID:0 "
-               "pgtables:312345kB oom_score_adj:0\n");
+    write_file(
+        "engine", "dmesg.log",
+        "[ 8120.100001] NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory "
+        "[NV_ERR_NO_MEMORY] (0x00000051) returned from _memdescAllocInternal(pMemDesc) @ "
+        "mem_desc.c:1359\n"
+        "[ 8120.200002] VLLM::Worker_TP0 invoked oom-killer: gfp_mask=0x102cc2(GFP_HIGHUSER), "
+        "order=0, oom_score_adj=0\n"
+        "[ 8120.300003] Out of memory: Killed process 2346 (VLLM::Worker_TP) "
+        "total-vm:123456789kB, anon-rss:1834567kB, file-rss:0kB, shmem-rss:0kB, UID:0 "
+        "pgtables:312345kB oom_score_adj:0\n");
     struct corr_result *r = analyze_dir("engine");
     cr_assert_gt(r->records, 0, "no record was read");
     cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
