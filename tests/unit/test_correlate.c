@@ -2065,6 +2065,34 @@ Test(correlate, a_missing_cuda12_5_entry_point_is_g1_only_beside_cuda13)
     corr_result_free(r);
 }
 
+/* 'no kernel image' raised inside flash-attn's own call (its interface into flash_attn_gpu /
+ * flash_attn_cuda: the frame shape of Dao-AILab/flash-attention#1963 and flash_attn_interface.py)
+ * is the flash-attn wheel lacking the GPU's arch: G2. The same error with no flash-attn frame is
+ * no G2. */
+Test(correlate, no_kernel_image_inside_flash_attn_call_is_g2)
+{
+    use_shipped_pack();
+    write_file(
+        "fa", "train.log",
+        "  File \"/usr/local/lib/python3.12/dist-packages/flash_attn/flash_attn_interface.py\", "
+        "line 91, in _flash_attn_forward\n"
+        "    out, softmax_lse, S_dmask, rng_state = flash_attn_cuda.fwd(\n"
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
+    struct corr_result *r = analyze_dir("fa");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_expect_str_eq(verdict_id(r), "G2", "inside flash-attn: %s", verdict_id(r));
+    corr_result_free(r);
+
+    write_file(
+        "plain", "train.log",
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
+    r = analyze_dir("plain");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_expect_lt(finding_conf(r, "G2"), 0.05, "G2 %.2f without a flash-attn frame",
+                 finding_conf(r, "G2"));
+    corr_result_free(r);
+}
+
 /* The fmha_cutlassF/B kernels are the CUTLASS memory-efficient attention inside PyTorch's SDPA
  * (their printf in aten's mem_eff_attention kernels): a hint, not flash-attn's build. The
  * unnamed form GB10 users report for flash-attn (NVIDIA workbench-example-llama3-finetune's
