@@ -2084,6 +2084,91 @@ Test(correlate, a_failed_sm121a_target_is_not_a_build_that_has_it)
     corr_result_free(r);
 }
 
+/* A ptxas too old for the GPU's CUDA 13 era target is a CUDA 12 toolchain binary (Triton's wheel
+ * bundles one): G1, not G9 (pip changed nothing). Shapes: NVIDIA triton-inference-server#8632
+ * (Jetson Thor, torch cu130, Inductor's PTXASError over ptxas-blackwell's sm_110a) and
+ * gpustack/gpustack#4372 (GB10, sm_121a). An unknown arch of an old GPU stays no verdict. */
+Test(correlate, a_ptxas_too_old_for_sm110a_or_sm121a_is_g1_not_g9)
+{
+    use_shipped_pack();
+    write_file("thor", "server.log",
+               "torch._inductor.runtime.triton_heuristics.NoTritonConfigsError: No valid triton "
+               "configs. PTXASError: PTXAS error: Internal Triton PTX codegen error\n"
+               "`ptxas` stderr:\n"
+               "ptxas-blackwell fatal   : Value 'sm_110a' is not defined for option 'gpu-name'\n");
+    struct corr_result *r = analyze_dir("thor");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_expect_str_eq(verdict_id(r), "G1", "Thor's sm_110a: %s", verdict_id(r));
+    cr_expect_float_eq(finding_conf(r, "G9"), 0.0, 1e-9, "G9 weighed a ptxas line");
+    corr_result_free(r);
+
+    write_file("gb10", "stderr.log",
+               "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'\n");
+    r = analyze_dir("gb10");
+    cr_expect_str_eq(verdict_id(r), "G1", "GB10's sm_121a: %s", verdict_id(r));
+    corr_result_free(r);
+
+    write_file("old", "stderr.log",
+               "ptxas fatal   : Value 'sm_89' is not defined for option 'gpu-name'\n");
+    r = analyze_dir("old");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_expect_str_eq(verdict_id(r), "none", "an old triton on a 4090: %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* cudaGetDriverEntryPointByVersion exists from CUDA 12.5: missing from a libcudart.so.12 it is an
+ * extension built with a newer nvcc than the CUDA 12 runtime it loads (sglang#5695 on a CUDA 12
+ * host, flashinfer#928): no verdict alone; beside a CUDA 13 driver (nvidia-smi's header) it is the
+ * CUDA 12 build on a CUDA 13 stack, G1. */
+Test(correlate, a_missing_cuda12_5_entry_point_is_g1_only_beside_cuda13)
+{
+    use_shipped_pack();
+    const char *line = "OSError: /home/ubuntu/.cache/flashinfer/90/cached_ops/batch_prefill/"
+                       "batch_prefill.so: undefined symbol: cudaGetDriverEntryPointByVersion, "
+                       "version libcudart.so.12\n";
+    write_file("cu12", "server.log", line);
+    struct corr_result *r = analyze_dir("cu12");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_expect_str_eq(verdict_id(r), "none", "alone: %s", verdict_id(r));
+    corr_result_free(r);
+
+    write_file("cu13", "server.log", line);
+    write_file("cu13", "nvidia-smi.txt",
+               "| NVIDIA-SMI 580.95.05              Driver Version: 580.95.05      CUDA Version: "
+               "13.0     |\n");
+    r = analyze_dir("cu13");
+    cr_expect_str_eq(verdict_id(r), "G1", "beside a CUDA 13 driver: %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* 'no kernel image' raised inside flash-attn's own call (its interface into flash_attn_gpu /
+ * flash_attn_cuda: the frame shape of Dao-AILab/flash-attention#1963 and flash_attn_interface.py)
+ * is the flash-attn wheel lacking the GPU's arch: G2. The same error with no flash-attn frame is
+ * no G2. */
+Test(correlate, no_kernel_image_inside_flash_attn_call_is_g2)
+{
+    use_shipped_pack();
+    write_file(
+        "fa", "train.log",
+        "  File \"/usr/local/lib/python3.12/dist-packages/flash_attn/flash_attn_interface.py\", "
+        "line 91, in _flash_attn_forward\n"
+        "    out, softmax_lse, S_dmask, rng_state = flash_attn_cuda.fwd(\n"
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
+    struct corr_result *r = analyze_dir("fa");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_expect_str_eq(verdict_id(r), "G2", "inside flash-attn: %s", verdict_id(r));
+    corr_result_free(r);
+
+    write_file(
+        "plain", "train.log",
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
+    r = analyze_dir("plain");
+    cr_assert_gt(r->records, 0, "no record was read");
+    cr_expect_lt(finding_conf(r, "G2"), 0.05, "G2 %.2f without a flash-attn frame",
+                 finding_conf(r, "G2"));
+    corr_result_free(r);
+}
+
 /* The fmha_cutlassF/B kernels are the CUTLASS memory-efficient attention inside PyTorch's SDPA
  * (their printf in aten's mem_eff_attention kernels): a hint, not flash-attn's build. The
  * unnamed form GB10 users report for flash-attn (NVIDIA workbench-example-llama3-finetune's
