@@ -281,6 +281,16 @@ static struct corr_result *analyze_dir(const char *sub)
     return r;
 }
 
+/* Write one file into sub, analyze sub, and assert that the file was read: the shape of most
+ * tests below (a negative result must come from input the scan saw). */
+static struct corr_result *scan_one(const char *sub, const char *name, const char *text)
+{
+    write_file(sub, name, text);
+    struct corr_result *r = analyze_dir(sub);
+    cr_assert_gt(r->records, 0, "no record was read from %s/%s", sub, name);
+    return r;
+}
+
 static const char *verdict_id(const struct corr_result *r)
 {
     /* a verdict (above all "none") of a run that read nothing proves nothing */
@@ -911,22 +921,18 @@ Test(correlate, an_x86_64_host_fact_sets_the_platform_other)
     cr_assert_str_neq(r->context.platform, "other", "before: %s", r->context.platform);
     cr_assert_str_eq(verdict_id(r), "G10", "before: verdict %s", verdict_id(r));
     corr_result_free(r);
-    write_file("run", "collect_env.txt",
-               "OS: Ubuntu 20.04.5 LTS (x86_64)\n"
-               "Python platform: Linux-5.15.0-1031-aws-x86_64-with-glibc2.31\n");
-    r = analyze_dir("run");
-    cr_assert_gt(r->records, 0, "no record was read");
+    r = scan_one("run", "collect_env.txt",
+                 "OS: Ubuntu 20.04.5 LTS (x86_64)\n"
+                 "Python platform: Linux-5.15.0-1031-aws-x86_64-with-glibc2.31\n");
     cr_assert_str_eq(r->context.platform, "other");
     cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
     corr_result_free(r);
 
     /* near miss: the aarch64 forms of the same lines say nothing against GB10 */
     write_vllm_ray_ranks(1);
-    write_file("run", "collect_env.txt",
-               "OS: Ubuntu 24.04.3 LTS (aarch64)\n"
-               "Python platform: Linux-6.11.0-1016-nvidia-aarch64-with-glibc2.39\n");
-    r = analyze_dir("run");
-    cr_assert_gt(r->records, 0, "no record was read");
+    r = scan_one("run", "collect_env.txt",
+                 "OS: Ubuntu 24.04.3 LTS (aarch64)\n"
+                 "Python platform: Linux-6.11.0-1016-nvidia-aarch64-with-glibc2.39\n");
     cr_assert_str_neq(r->context.platform, "other");
     cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
     corr_result_free(r);
@@ -966,11 +972,9 @@ Test(correlate, tp_size_above_a_one_gpu_node_is_g10)
     cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
     corr_result_free(r);
 
-    write_file("four", "vllm.log",
-               "vllm serve Qwen/Qwen3-235B-A22B -tp 8 --distributed-executor-backend ray\n"
-               "Tensor parallel size (8) exceeds available GPUs (4)\n");
-    r = analyze_dir("four");
-    cr_assert_gt(r->records, 0, "no record was read");
+    r = scan_one("four", "vllm.log",
+                 "vllm serve Qwen/Qwen3-235B-A22B -tp 8 --distributed-executor-backend ray\n"
+                 "Tensor parallel size (8) exceeds available GPUs (4)\n");
     cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
     corr_result_free(r);
 }
@@ -2091,13 +2095,12 @@ Test(correlate, a_failed_sm121a_target_is_not_a_build_that_has_it)
 Test(correlate, a_ptxas_too_old_for_sm110a_or_sm121a_is_g1_not_g9)
 {
     use_shipped_pack();
-    write_file("thor", "server.log",
-               "torch._inductor.runtime.triton_heuristics.NoTritonConfigsError: No valid triton "
-               "configs. PTXASError: PTXAS error: Internal Triton PTX codegen error\n"
-               "`ptxas` stderr:\n"
-               "ptxas-blackwell fatal   : Value 'sm_110a' is not defined for option 'gpu-name'\n");
-    struct corr_result *r = analyze_dir("thor");
-    cr_assert_gt(r->records, 0, "no record was read");
+    struct corr_result *r = scan_one(
+        "thor", "server.log",
+        "torch._inductor.runtime.triton_heuristics.NoTritonConfigsError: No valid triton "
+        "configs. PTXASError: PTXAS error: Internal Triton PTX codegen error\n"
+        "`ptxas` stderr:\n"
+        "ptxas-blackwell fatal   : Value 'sm_110a' is not defined for option 'gpu-name'\n");
     cr_expect_str_eq(verdict_id(r), "G1", "Thor's sm_110a: %s", verdict_id(r));
     cr_expect_float_eq(finding_conf(r, "G9"), 0.0, 1e-9, "G9 weighed a ptxas line");
     corr_result_free(r);
@@ -2108,10 +2111,8 @@ Test(correlate, a_ptxas_too_old_for_sm110a_or_sm121a_is_g1_not_g9)
     cr_expect_str_eq(verdict_id(r), "G1", "GB10's sm_121a: %s", verdict_id(r));
     corr_result_free(r);
 
-    write_file("old", "stderr.log",
-               "ptxas fatal   : Value 'sm_89' is not defined for option 'gpu-name'\n");
-    r = analyze_dir("old");
-    cr_assert_gt(r->records, 0, "no record was read");
+    r = scan_one("old", "stderr.log",
+                 "ptxas fatal   : Value 'sm_89' is not defined for option 'gpu-name'\n");
     cr_expect_str_eq(verdict_id(r), "none", "an old triton on a 4090: %s", verdict_id(r));
     corr_result_free(r);
 }
@@ -2264,12 +2265,10 @@ Test(correlate, vllm_startup_free_memory_on_the_gb10_pool_splits_g6_from_g3)
     cr_assert_str_eq(verdict_id(r), "G6", "verdict %s", verdict_id(r));
     corr_result_free(r);
 
-    write_file("third", "vllm.log",
-               "ValueError: Free memory on device cuda:0 (75.40/121.69 GiB) on startup is less "
-               "than desired GPU memory utilization (0.8, 97.35 GiB). Decrease GPU memory "
-               "utilization or reduce GPU memory used by other processes.\n");
-    r = analyze_dir("third");
-    cr_assert_gt(r->records, 0, "no record was read");
+    r = scan_one("third", "vllm.log",
+                 "ValueError: Free memory on device cuda:0 (75.40/121.69 GiB) on startup is less "
+                 "than desired GPU memory utilization (0.8, 97.35 GiB). Decrease GPU memory "
+                 "utilization or reduce GPU memory used by other processes.\n");
     cr_assert_str_eq(verdict_id(r), "G6", "verdict %s", verdict_id(r));
     corr_result_free(r);
 
@@ -2304,12 +2303,11 @@ Test(correlate, vllm_startup_free_memory_on_the_gb10_pool_splits_g6_from_g3)
 Test(correlate, vllm_startup_share_on_a_125_gib_unified_device_is_no_gb10_gotcha)
 {
     use_shipped_pack();
-    write_file("halo", "vllm.log",
-               "ValueError: Free memory on device cuda:0 (60.10/125.0 GiB) on startup is less than "
-               "desired GPU memory utilization (0.8, 100.0 GiB). Decrease GPU memory utilization "
-               "or reduce GPU memory used by other processes.\n");
-    struct corr_result *r = analyze_dir("halo");
-    cr_assert_gt(r->records, 0, "no record was read");
+    struct corr_result *r = scan_one(
+        "halo", "vllm.log",
+        "ValueError: Free memory on device cuda:0 (60.10/125.0 GiB) on startup is less than "
+        "desired GPU memory utilization (0.8, 100.0 GiB). Decrease GPU memory utilization "
+        "or reduce GPU memory used by other processes.\n");
     cr_assert_str_eq(r->context.platform, "other");
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     cr_expect_lt(finding_conf(r, "G6"), 0.35, "G6 %.2f", finding_conf(r, "G6"));
@@ -2323,21 +2321,18 @@ Test(correlate, vllm_startup_share_on_a_125_gib_unified_device_is_no_gb10_gotcha
 Test(correlate, ollama_ps_rows_are_gpu_processes_for_the_coresident_rule)
 {
     use_shipped_pack();
-    write_file("two", "ollama-ps.txt",
-               "NAME               ID              SIZE      PROCESSOR    UNTIL\n"
-               "llama3.2:latest    a80c4f17acd5    4.0 GB    100% GPU     2 minutes from now\n"
-               "llama4:latest    4f01ed6b6e01    70 GB    83%/17% CPU/GPU    Forever\n");
-    struct corr_result *r = analyze_dir("two");
-    cr_assert_gt(r->records, 0, "no record was read");
+    struct corr_result *r =
+        scan_one("two", "ollama-ps.txt",
+                 "NAME               ID              SIZE      PROCESSOR    UNTIL\n"
+                 "llama3.2:latest    a80c4f17acd5    4.0 GB    100% GPU     2 minutes from now\n"
+                 "llama4:latest    4f01ed6b6e01    70 GB    83%/17% CPU/GPU    Forever\n");
     cr_assert_str_eq(verdict_id(r), "G6", "verdict %s", verdict_id(r));
     corr_result_free(r);
 
-    write_file("one", "ollama-ps.txt",
-               "NAME               ID              SIZE      PROCESSOR    UNTIL\n"
-               "llama4:latest    4f01ed6b6e01    70 GB    83%/17% CPU/GPU    Forever\n"
-               "qwen2.5:0.5b    a8b0c5157701    1.2 GB    100% CPU     4 minutes from now\n");
-    r = analyze_dir("one");
-    cr_assert_gt(r->records, 0, "no record was read");
+    r = scan_one("one", "ollama-ps.txt",
+                 "NAME               ID              SIZE      PROCESSOR    UNTIL\n"
+                 "llama4:latest    4f01ed6b6e01    70 GB    83%/17% CPU/GPU    Forever\n"
+                 "qwen2.5:0.5b    a8b0c5157701    1.2 GB    100% CPU     4 minutes from now\n");
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
@@ -2368,15 +2363,14 @@ Test(correlate, a_weak_gotcha_error_line_is_the_first_error_of_a_run_without_ver
 Test(correlate, nvrm_iova_mapping_alloc_failure_beside_nv_err_no_memory_is_g3)
 {
     use_shipped_pack();
-    write_file("run", "kern.log",
-               "[Fri Sep 11 23:42:24 2026] NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory "
-               "[NV_ERR_NO_MEMORY] (0x00000051) returned from _memdescAllocInternal(pMemDesc) @ "
-               "mem_desc.c:1359\n"
-               "[Fri Sep 11 23:42:24 2026] NVRM: _iovaspaceCreateMappingDataFromMemDesc: failed to "
-               "allocate 0x4000028 bytes for IOVA mapping metadata\n"
-               "[Fri Sep 11 23:42:24 2026] Memory failure: 0 pages hwpoisoned\n");
-    struct corr_result *r = analyze_dir("run");
-    cr_assert_gt(r->records, 0, "no record was read");
+    struct corr_result *r = scan_one(
+        "run", "kern.log",
+        "[Fri Sep 11 23:42:24 2026] NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory "
+        "[NV_ERR_NO_MEMORY] (0x00000051) returned from _memdescAllocInternal(pMemDesc) @ "
+        "mem_desc.c:1359\n"
+        "[Fri Sep 11 23:42:24 2026] NVRM: _iovaspaceCreateMappingDataFromMemDesc: failed to "
+        "allocate 0x4000028 bytes for IOVA mapping metadata\n"
+        "[Fri Sep 11 23:42:24 2026] Memory failure: 0 pages hwpoisoned\n");
     cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
@@ -2398,26 +2392,24 @@ Test(correlate, ggml_cudamalloc_oom_on_gb10_is_g3_unless_one_buffer_exceeds_the_
 {
     use_shipped_pack();
     write_gb10_smi("kv");
-    write_file("kv", "llama-server.log",
-               "llama_kv_cache_init:      CUDA0 KV buffer size =  3840.00 MiB\n"
-               "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 4480.00 MiB on device 0: "
-               "cudaMalloc failed: out of memory\n"
-               "llama_kv_cache_init: failed to allocate buffer for kv cache\n");
-    struct corr_result *r = analyze_dir("kv");
-    cr_assert_gt(r->records, 0, "no record was read");
+    struct corr_result *r =
+        scan_one("kv", "llama-server.log",
+                 "llama_kv_cache_init:      CUDA0 KV buffer size =  3840.00 MiB\n"
+                 "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 4480.00 MiB on device 0: "
+                 "cudaMalloc failed: out of memory\n"
+                 "llama_kv_cache_init: failed to allocate buffer for kv cache\n");
     cr_assert_str_eq(r->context.platform, "gb10");
     cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
     corr_result_free(r);
 
     write_gb10_smi("huge");
-    write_file("huge", "llama-server.log",
-               "load_tensors: loading model tensors, this can take a while... (mmap = true)\n"
-               "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144817.04 MiB on device 0: "
-               "cudaMalloc failed: out of memory\n"
-               "alloc_tensor_range: failed to allocate CUDA0 buffer of size 151851674624\n"
-               "llama_model_load: error loading model: unable to allocate CUDA0 buffer\n");
-    r = analyze_dir("huge");
-    cr_assert_gt(r->records, 0, "no record was read");
+    r = scan_one(
+        "huge", "llama-server.log",
+        "load_tensors: loading model tensors, this can take a while... (mmap = true)\n"
+        "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144817.04 MiB on device 0: "
+        "cudaMalloc failed: out of memory\n"
+        "alloc_tensor_range: failed to allocate CUDA0 buffer of size 151851674624\n"
+        "llama_model_load: error loading model: unable to allocate CUDA0 buffer\n");
     cr_assert_str_eq(verdict_id(r), "none", "a model bigger than the pool is no G3 (%s %.2f)",
                      verdict_id(r), r->confidence);
     cr_assert_lt(finding_conf(r, "G3"), 0.35);
@@ -2440,25 +2432,21 @@ Test(correlate, ollama_counting_a_sliver_of_the_gb10_pool_available_is_g3)
     cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
     corr_result_free(r);
 
-    write_file("cold", "ollama.log",
-               "time=2025-10-03T16:52:19.742Z level=INFO source=types.go:111 msg=\"inference "
-               "compute\" id=GPU-0 library=CUDA compute=12.1 name=CUDA0 description=\"NVIDIA "
-               "GB10\" libdirs=ollama,cuda_v13 driver=13.0 pci_id=01:00.f type=iGPU "
-               "total=\"119.7 GiB\" available=\"110.7 GiB\"\n");
-    r = analyze_dir("cold");
-    cr_assert_gt(r->records, 0, "no record was read");
+    r = scan_one("cold", "ollama.log",
+                 "time=2025-10-03T16:52:19.742Z level=INFO source=types.go:111 msg=\"inference "
+                 "compute\" id=GPU-0 library=CUDA compute=12.1 name=CUDA0 description=\"NVIDIA "
+                 "GB10\" libdirs=ollama,cuda_v13 driver=13.0 pci_id=01:00.f type=iGPU "
+                 "total=\"119.7 GiB\" available=\"110.7 GiB\"\n");
     cr_assert_str_eq(r->context.platform, "gb10");
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     corr_result_free(r);
 
     /* the same sliver on a discrete card is another GPU's business (the scope factor) */
-    write_file("a10g", "ollama.log",
-               "time=2025-11-02T10:01:02.003Z level=INFO source=types.go:42 msg=\"inference "
-               "compute\" id=GPU-5f1e library=CUDA compute=8.6 name=CUDA0 description=\"NVIDIA "
-               "A10G\" libdirs=ollama,cuda_v12 driver=12.2 pci_id=00:1e.0 type=discrete "
-               "total=\"22.0 GiB\" available=\"1.7 GiB\"\n");
-    r = analyze_dir("a10g");
-    cr_assert_gt(r->records, 0, "no record was read");
+    r = scan_one("a10g", "ollama.log",
+                 "time=2025-11-02T10:01:02.003Z level=INFO source=types.go:42 msg=\"inference "
+                 "compute\" id=GPU-5f1e library=CUDA compute=8.6 name=CUDA0 description=\"NVIDIA "
+                 "A10G\" libdirs=ollama,cuda_v12 driver=12.2 pci_id=00:1e.0 type=discrete "
+                 "total=\"22.0 GiB\" available=\"1.7 GiB\"\n");
     cr_assert_str_eq(r->context.platform, "other");
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     corr_result_free(r);
@@ -2471,12 +2459,11 @@ Test(correlate, ollama_counting_a_sliver_of_the_gb10_pool_available_is_g3)
 Test(correlate, a_wrapped_torch_cuda_oom_is_named_c_cuda_oom)
 {
     use_shipped_pack();
-    write_file("run", "train.log",
-               "torch.cuda.OutOfMemoryError: CUDA out of memory.\n"
-               "Tried to allocate 2.00 GiB (GPU 0; 23.65 GiB total capacity; 21.10 GiB already "
-               "allocated; 1.12 GiB free; 21.90 GiB reserved in total by PyTorch)\n");
-    struct corr_result *r = analyze_dir("run");
-    cr_assert_gt(r->records, 0, "no record was read");
+    struct corr_result *r =
+        scan_one("run", "train.log",
+                 "torch.cuda.OutOfMemoryError: CUDA out of memory.\n"
+                 "Tried to allocate 2.00 GiB (GPU 0; 23.65 GiB total capacity; 21.10 GiB already "
+                 "allocated; 1.12 GiB free; 21.90 GiB reserved in total by PyTorch)\n");
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     cr_assert_not_null(r->first_error_entry);
     cr_assert_str_eq(r->first_error_entry->id, "C.cuda-oom");
@@ -2509,14 +2496,12 @@ Test(correlate, oom_killer_invoked_by_a_vllm_worker_beside_nv_err_is_g3)
     cr_expect_neq(r->first_error->line, 2u);
     corr_result_free(r);
 
-    write_file("python", "dmesg.log",
-               "[ 8120.100001] NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory "
-               "[NV_ERR_NO_MEMORY] (0x00000051) returned from _memdescAllocInternal(pMemDesc) @ "
-               "mem_desc.c:1359\n"
-               "[ 8120.200002] python3 invoked oom-killer: gfp_mask=0x102cc2(GFP_HIGHUSER), "
-               "order=0, oom_score_adj=0\n");
-    r = analyze_dir("python");
-    cr_assert_gt(r->records, 0, "no record was read");
+    r = scan_one("python", "dmesg.log",
+                 "[ 8120.100001] NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory "
+                 "[NV_ERR_NO_MEMORY] (0x00000051) returned from _memdescAllocInternal(pMemDesc) @ "
+                 "mem_desc.c:1359\n"
+                 "[ 8120.200002] python3 invoked oom-killer: gfp_mask=0x102cc2(GFP_HIGHUSER), "
+                 "order=0, oom_score_adj=0\n");
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
@@ -2527,13 +2512,12 @@ Test(correlate, oom_killer_invoked_by_a_vllm_worker_beside_nv_err_is_g3)
 Test(correlate, unsloth_unified_memory_refusal_is_g3_on_uma_only)
 {
     use_shipped_pack();
-    write_file("uma", "studio.log",
-               "ERROR diffusion.memory: refusing oversized unified-memory load: 'qwen-image' "
-               "needs about 41 GB of memory for its weights, but only about 12 GB is usable on "
-               "this device (of the 18 GB currently free, after reserving room for the operating "
-               "system).\n");
-    struct corr_result *r = analyze_dir("uma");
-    cr_assert_gt(r->records, 0, "no record was read");
+    struct corr_result *r =
+        scan_one("uma", "studio.log",
+                 "ERROR diffusion.memory: refusing oversized unified-memory load: 'qwen-image' "
+                 "needs about 41 GB of memory for its weights, but only about 12 GB is usable on "
+                 "this device (of the 18 GB currently free, after reserving room for the operating "
+                 "system).\n");
     cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
     corr_result_free(r);
 
@@ -2556,22 +2540,20 @@ Test(correlate, kernel_oom_kill_of_the_trainer_on_gb10_is_g3)
 {
     use_shipped_pack();
     write_gb10_smi("gb10");
-    write_file("gb10", "dmesg.log",
-               "[12345.678901] Out of memory: Killed process 4242 (python3) total-vm:150312344kB, "
-               "anon-rss:38234112kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:240000kB "
-               "oom_score_adj:0\n");
-    struct corr_result *r = analyze_dir("gb10");
-    cr_assert_gt(r->records, 0, "no record was read");
+    struct corr_result *r = scan_one(
+        "gb10", "dmesg.log",
+        "[12345.678901] Out of memory: Killed process 4242 (python3) total-vm:150312344kB, "
+        "anon-rss:38234112kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:240000kB "
+        "oom_score_adj:0\n");
     cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
     corr_result_free(r);
 
-    write_file("h100", "dmesg.log",
-               "[    2.000001] nvidia 0000:18:00.0: NVIDIA H100 80GB HBM3\n"
-               "[12345.678901] Out of memory: Killed process 4242 (python3) total-vm:150312344kB, "
-               "anon-rss:38234112kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:240000kB "
-               "oom_score_adj:0\n");
-    r = analyze_dir("h100");
-    cr_assert_gt(r->records, 0, "no record was read");
+    r = scan_one(
+        "h100", "dmesg.log",
+        "[    2.000001] nvidia 0000:18:00.0: NVIDIA H100 80GB HBM3\n"
+        "[12345.678901] Out of memory: Killed process 4242 (python3) total-vm:150312344kB, "
+        "anon-rss:38234112kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:240000kB "
+        "oom_score_adj:0\n");
     cr_assert_str_eq(r->context.platform, "other");
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     corr_result_free(r);
@@ -2584,11 +2566,10 @@ Test(correlate, kernel_oom_kill_of_the_trainer_on_gb10_is_g3)
 Test(correlate, a_missing_cuda12_nvrtc_is_g1_only_beside_a_cuda13_stack)
 {
     use_shipped_pack();
-    write_file("alone", "run.log",
-               "target/debug/myapp: error while loading shared libraries: libnvrtc.so.12: cannot "
-               "open shared object file: No such file or directory\n");
-    struct corr_result *r = analyze_dir("alone");
-    cr_assert_gt(r->records, 0, "no record was read");
+    struct corr_result *r =
+        scan_one("alone", "run.log",
+                 "target/debug/myapp: error while loading shared libraries: libnvrtc.so.12: cannot "
+                 "open shared object file: No such file or directory\n");
     cr_expect_str_eq(verdict_id(r), "none", "a lone libnvrtc.so.12 line named %s", verdict_id(r));
     corr_result_free(r);
 
@@ -2609,11 +2590,10 @@ Test(correlate, a_missing_cuda12_nvrtc_is_g1_only_beside_a_cuda13_stack)
 Test(correlate, a_missing_cuda13_runtime_is_g1_only_on_a_cuda12_stack)
 {
     use_shipped_pack();
-    write_file("alone13", "stderr.log",
-               "ImportError: libcudart.so.13: cannot open shared object file: No such file or "
-               "directory\n");
-    struct corr_result *r = analyze_dir("alone13");
-    cr_assert_gt(r->records, 0, "no record was read");
+    struct corr_result *r =
+        scan_one("alone13", "stderr.log",
+                 "ImportError: libcudart.so.13: cannot open shared object file: No such file or "
+                 "directory\n");
     cr_expect_str_eq(verdict_id(r), "none", "a lone libcudart.so.13 line named %s", verdict_id(r));
     corr_result_free(r);
 
@@ -2633,12 +2613,11 @@ Test(correlate, a_verdict_without_a_strong_line_names_its_own_line_as_the_first_
 {
     use_shipped_pack();
     write_file("weakfe", "env.txt", "CUDA used to build PyTorch   : 12.9\n");
-    write_file("weakfe", "stderr.log",
-               "Traceback (most recent call last):\n"
-               "ImportError: libcudart.so.13: cannot open shared object file: No such file or "
-               "directory\n");
-    struct corr_result *r = analyze_dir("weakfe");
-    cr_assert_gt(r->records, 0, "no record was read");
+    struct corr_result *r =
+        scan_one("weakfe", "stderr.log",
+                 "Traceback (most recent call last):\n"
+                 "ImportError: libcudart.so.13: cannot open shared object file: No such file or "
+                 "directory\n");
     cr_assert_str_eq(verdict_id(r), "G1", "%s", verdict_id(r));
     cr_assert_not_null(r->first_error, "the verdict's line is the first error");
     cr_expect_str_eq(r->first_error_entry->id, "G1");
