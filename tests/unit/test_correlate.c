@@ -1411,8 +1411,8 @@ Test(correlate, vllm_healthy_startup_memory_line_is_not_an_oom)
 Test(correlate, torch_abi_error_of_an_installed_extension_is_g9)
 {
     use_shipped_pack();
-    struct corr_result *r = scan_one("abi", "stderr.log",
-                                     "Traceback (most recent call last):\n" C10_ABI_LINE);
+    struct corr_result *r =
+        scan_one("abi", "stderr.log", "Traceback (most recent call last):\n" C10_ABI_LINE);
     cr_assert_str_eq(verdict_id(r), "G9");
     double alone = finding_conf(r, "G9");
     corr_result_free(r);
