@@ -108,6 +108,17 @@ def got_root(rep, d):
     return (rel, fe.get("line"))
 
 
+def evidence_of(exp):
+    """evidence_in_text: can the label be named from the log files alone? yes / partly / no, or None
+    when the case does not say (miners write true/false; an audit writes yes/partly/no)."""
+    v = exp.get("evidence_in_text")
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    return v if v in ("yes", "partly", "no") else None
+
+
 def batch_of(name):
     return name.split("/")[0] if "/" in name else ""
 
@@ -127,7 +138,9 @@ def summary(rows):
     neg = [r for r in rows if r["expected"] == "none"]
     fe = fe_labelled(rows)
     root = [r for r in rows if r.get("root")]
+    yes = [r for r in pos if r.get("evident") == "yes"]
     return dict(cases=len(rows), pos=pct(sum(r["ok"] for r in pos), len(pos)),
+                evident=pct(sum(r["ok"] for r in yes), len(yes)) if yes else None,
                 top1=pct(sum(r["ok"] for r in rows), len(rows)),
                 false=sum(r["false_verdict"] for r in neg), neg=len(neg),
                 fe=pct(sum(r.get("got_first_error") == r["first_error"] for r in fe), len(fe)),
@@ -194,7 +207,8 @@ def main():
                          false_verdict=false_verdict, first_error=exp.get("first_error"),
                          got_first_error=got_fe, root=want_root, got_root=have_root,
                          root_ok=want_root is not None and have_root == want_root,
-                         platform=str(exp.get("platform", "unknown"))))
+                         platform=str(exp.get("platform", "unknown")),
+                         evident=evidence_of(exp)))
 
     # per scenario
     w = max(len(r["name"]) for r in rows)
@@ -232,6 +246,13 @@ def main():
     pos = [r for r in rows if r["expected"] not in ("none", "?")]
     print("gotcha named on failures caused by one of the ten: %s" % pct(sum(r["ok"] for r in pos), len(pos)))
 
+    ev = [r for r in pos if r.get("evident")]
+    if ev:
+        for k in ("yes", "partly", "no"):
+            sub = [r for r in ev if r["evident"] == k]
+            print("  where the log text alone shows the label (evidence_in_text %s): %s" %
+                  (k, pct(sum(r["ok"] for r in sub), len(sub))))
+
     falses = [r for r in rows if r["false_verdict"]]
     print("false verdicts (G-verdict on a 'none' run): %d" % len(falses))
     for r in falses:
@@ -263,8 +284,9 @@ def main():
         print("per batch: cases, gotcha named on its failures, top-1, false verdicts, first error, root line")
         for b in batches:
             s = summary([r for r in rows if batch_of(r["name"]) == b])
-            print("  %-6s %3d  named %-14s top-1 %-14s false %d/%d  first error %-12s root %s" % (
-                b, s["cases"], s["pos"], s["top1"], s["false"], s["neg"], s["fe"], s["root"]))
+            print("  %-6s %3d  named %-14s top-1 %-14s false %d/%d  first error %-12s root %s%s" % (
+                b, s["cases"], s["pos"], s["top1"], s["false"], s["neg"], s["fe"], s["root"],
+                "  named where the text shows it %s" % s["evident"] if s["evident"] else ""))
         plats = sorted({r["platform"] for r in rows})
         print("per platform: " + ", ".join("%s %d" % (p, sum(r["platform"] == p for r in rows)) for p in plats))
     print("eval: %d passed, %d failed" % (n1, n - n1))
