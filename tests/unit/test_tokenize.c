@@ -1089,6 +1089,24 @@ Test(tokenize, prefix_github_actions_stamp_before_vllm_process_tag)
     ASSERT_KEPT("2026-06-02T07:46:50.8855021Z,12,34");
 }
 
+Test(tokenize, prefix_buildkit_step_output)
+{
+    /* dassencio/codespaces-demo-cpp#3 (docker build --progress=plain: "#STEP SECONDS " before
+     * each line a RUN step printed) */
+    struct stripped s = strip("#6 1.547 Get:1 http://deb.debian.org/debian buster InRelease "
+                              "[122 kB]");
+    cr_assert_str_eq(s.layers, "buildkit");
+    cr_assert_str_eq(s.body, "Get:1 http://deb.debian.org/debian buster InRelease [122 kB]");
+    /* a pip step: the anchored pip shapes see "Collecting ..." (the shape of pip's output in a
+     * RUN step, as in the step above) */
+    s = strip("#10 43.66 Collecting nvidia-curand-cu11==10.2.10.91 (from torch==2.0.0)");
+    cr_assert_str_eq(s.body, "Collecting nvidia-curand-cu11==10.2.10.91 (from torch==2.0.0)");
+    /* BuildKit's own step lines carry no program output: kept */
+    ASSERT_KEPT("#6 [dev_container_auto_added_stage_label 2/6] RUN apt-get update");
+    ASSERT_KEPT("#5 DONE 45.1s");
+    ASSERT_KEPT("#5 extracting sha256:4f4fb700ef54461cfa02571ae0db9a0dc1e0cdb5577484a6d75e68dc38e8acc1 done");
+}
+
 Test(tokenize, prefix_compose_service_then_sglang)
 {
     /* sgl-project/sglang#12496 (docker compose v2 "service-N  | ") */
