@@ -59,6 +59,7 @@ struct shape {
  *   ci-stamp     a CI runner's stamp on every line of a job's output: Buildkite's timestamped
  *                lines "[2025-05-20T05:24:31Z] " (vllm-project/vllm#18417, vllm-omni#3397),
  *                GitHub Actions' "2026-06-02T07:46:50.8855021Z " (ppc64le/build-scripts#8270)
+ *   quote        a log quoted in markdown or e-mail, "> " before each line (vllm-project/vllm#12847)
  *   buildkit     docker build --progress=plain: a step's output "#6 1.547 " (the step, then its
  *                elapsed seconds; dassencio/codespaces-demo-cpp#3)
  *   torchrun     PyTorch's "[rank3]:", torchrun --tee's "[default0]:"
@@ -85,6 +86,7 @@ static const struct shape shapes[] = {
     {"pdsh", TOK_PREFIX_TRANSPORT, "%H: %>[", ':'},
     {"ci-stamp", TOK_PREFIX_TRANSPORT, "[%Z] ", 0},
     {"buildkit", TOK_PREFIX_TRANSPORT, "#%d %d.%d ", 0},
+    {"quote", TOK_PREFIX_TRANSPORT, "> ", 0},
     {"torchrun", TOK_PREFIX_PROCESS, "[%R]:%b", 0},
     {"process-tag", TOK_PREFIX_PROCESS, "(%P pid=%p)%b", 0},
     {"process-tag", TOK_PREFIX_PROCESS, "(%P rank=%r pid=%p)%b", 0},

@@ -1107,6 +1107,26 @@ Test(tokenize, prefix_buildkit_step_output)
     ASSERT_KEPT("#5 extracting sha256:4f4fb700ef54461cfa02571ae0db9a0dc1e0cdb5577484a6d75e68dc38e8acc1 done");
 }
 
+Test(tokenize, prefix_markdown_quote)
+{
+    /* vllm-project/vllm#12847 (a comment quoting another user's docker logs, "> " before each
+     * line): the quoted line's own indent stays, and the prefixes under the quote are taken */
+    struct stripped s = strip("> Collecting nvidia-ml-py<13.0.0a0,>=12.0.0 (from pynvml)");
+    cr_assert_str_eq(s.layers, "quote");
+    cr_assert_str_eq(s.body, "Collecting nvidia-ml-py<13.0.0a0,>=12.0.0 (from pynvml)");
+    s = strip(">   Downloading pynvml-12.0.0-py3-none-any.whl.metadata (5.4 kB)");
+    cr_assert_str_eq(s.body, "  Downloading pynvml-12.0.0-py3-none-any.whl.metadata (5.4 kB)");
+    /* a quoted Buildkite line (the shape of vllm-omni#3397's lines, quoted) */
+    s = strip("> [2026-05-06T18:36:09Z] (APIServer pid=182) INFO 05-06 18:36:09 "
+              "[stage_engine_core_client.py:262] add request");
+    cr_assert_str_eq(s.layers, "quote+ci-stamp+process-tag+vllm");
+    cr_assert_str_eq(s.body, "add request");
+    /* Python's prompt and an arrow are not quotes */
+    ASSERT_KEPT(">>> import torch");
+    ASSERT_KEPT(">> x");
+    ASSERT_KEPT(">x");
+}
+
 Test(tokenize, prefix_compose_service_then_sglang)
 {
     /* sgl-project/sglang#12496 (docker compose v2 "service-N  | ") */
