@@ -171,7 +171,8 @@ static void score_shapes(struct classify_state *st, const char *l, size_t n, int
  * A line is scored by what is left after the prefixes a container or launcher put on it
  * (tok_prefix_strip()), so "sglang-1  | Traceback ..." and "42: [rank42]: Traceback ..." count as
  * tracebacks. A layer that carried a stamp (syslog, journal, a logger header) stops the cut there:
- * the kinds are told apart by their stamps. vLLM's logger header is the vLLM shape itself. A vLLM
+ * the kinds are told apart by their stamps; but not a CI runner's stamp (ci-stamp), which is on
+ * every line of every job's output and says nothing of the kind. vLLM's logger header is the vLLM shape itself. A vLLM
  * or Ray process tag also stops it: the lines under "(EngineCore_DP0 pid=1) " are that server's
  * (its NCCL INFO lines do not make it an NCCL log), and the tag itself hints at a vLLM log. A
  * rank tag hints at a traceback: PyTorch tags what a rank writes to stderr.
@@ -189,8 +190,8 @@ static void score_line(struct classify_state *st, const char *l, size_t n)
     for (unsigned k = 0; k < pf.nlayers; k++) {
         const struct tok_layer *ly = &pf.layer[k];
         tagged |= strcmp(ly->name, "process-tag") == 0;
-        if (ly->timed || ly->cls == TOK_PREFIX_MESSAGE || strcmp(ly->name, "process-tag") == 0 ||
-            strcmp(ly->name, "ray") == 0)
+        if ((ly->timed && strcmp(ly->name, "ci-stamp") != 0) || ly->cls == TOK_PREFIX_MESSAGE ||
+            strcmp(ly->name, "process-tag") == 0 || strcmp(ly->name, "ray") == 0)
             break;
         ranked |= strcmp(ly->name, "torchrun") == 0 || strcmp(ly->name, "mpirun") == 0;
         cut = ly->end;

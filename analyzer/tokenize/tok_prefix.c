@@ -19,6 +19,8 @@
  *   %p  pid   %r  rank   %k  srun task   %d  a number (not kept)   %x  a word (not kept)
  *   %l  level word (INFO, WARNING, ERROR ...) -> level     %f  logger source "file.py:12" -> source
  *   %T  syslog or RFC 3339 stamp   %I  ISO stamp   %C  ctime stamp   %m  vLLM "MM-DD hh:mm:ss"
+ *   %Z  RFC 3339 UTC stamp "2026-01-28T23:59:42Z"   %A  the same with 7 fraction digits (.NET's
+ *       round-trip format, GitHub Actions: RFC 5424 syslog allows 6 at most, so never syslog's)
  *       (each -> time; the outermost layer's time is kept: the collector's stamp has the year)
  *   %w  SGLang's " TP0", " DP1 PP0" tags (zero or more) -> process
  *   %u  Ray's elapsed time "2m13s"   %-  a run of '-'   %_  one or more spaces   %2  two or more
@@ -54,6 +56,12 @@ struct shape {
  *   srun         srun --label "N: " (slurm writes "%0*d: ": the task, zero-padded)
  *   mpirun       Open MPI --tag-output "[job,rank]<stderr>:", also after --timestamp-output
  *   pdsh         DeepSpeed's pdsh multi-node launcher "host: " (huggingface/accelerate#1317)
+ *   ci-stamp     a CI runner's stamp on every line of a job's output: Buildkite's timestamped
+ *                lines "[2025-05-20T05:24:31Z] " (vllm-project/vllm#18417, vllm-omni#3397),
+ *                GitHub Actions' "2026-06-02T07:46:50.8855021Z " (ppc64le/build-scripts#8270)
+ *   quote        a log quoted in markdown or e-mail, "> " before each line (vllm-project/vllm#12847)
+ *   buildkit     docker build --progress=plain: a step's output "#6 1.547 " (the step, then its
+ *                elapsed seconds; dassencio/codespaces-demo-cpp#3)
  *   torchrun     PyTorch's "[rank3]:", torchrun --tee's "[default0]:"
  *   process-tag  vLLM and Ray: "(EngineCore_DP0 pid=N) ", "(VllmWorker rank=0 pid=N) ",
  *                "(RayWorkerWrapper pid=N, ip=A) "
@@ -69,12 +77,16 @@ static const struct shape shapes[] = {
     {"compose", TOK_PREFIX_TRANSPORT, "%s%_| ", '|'},
     {"compose", TOK_PREFIX_TRANSPORT, "%S%2| ", '|'},
     {"kubectl", TOK_PREFIX_TRANSPORT, "[pod/%o/%c] ", 0},
+    {"ci-stamp", TOK_PREFIX_TRANSPORT, "%A ", 0},
     {"syslog", TOK_PREFIX_TRANSPORT, "%T %h %g:%b", 0},
     {"srun", TOK_PREFIX_TRANSPORT, "%k: ", ':'},
     {"srun", TOK_PREFIX_TRANSPORT, "%k:%>[", ':'},
     {"mpirun", TOK_PREFIX_TRANSPORT, "[%d,%r]<%x>:", 0},
     {"mpirun", TOK_PREFIX_TRANSPORT, "%C[%d,%r]<%x>:", 0},
     {"pdsh", TOK_PREFIX_TRANSPORT, "%H: %>[", ':'},
+    {"ci-stamp", TOK_PREFIX_TRANSPORT, "[%Z] ", 0},
+    {"buildkit", TOK_PREFIX_TRANSPORT, "#%d %d.%d ", 0},
+    {"quote", TOK_PREFIX_TRANSPORT, "> ", 0},
     {"torchrun", TOK_PREFIX_PROCESS, "[%R]:%b", 0},
     {"process-tag", TOK_PREFIX_PROCESS, "(%P pid=%p)%b", 0},
     {"process-tag", TOK_PREFIX_PROCESS, "(%P rank=%r pid=%p)%b", 0},
@@ -238,6 +250,10 @@ static int stamp(const char *p, size_t end, size_t i, char conv, struct caps *c,
     case 'I':
         if (!is_digit(c0)) return 0;
         break;
+    case 'Z':
+    case 'A':
+        if (!is_digit(c0) || i + 10 >= end || p[i + 10] != 'T') return 0;
+        break;
     case 'C': /* "Thu Jun 18 14:28:35 2020" */
         if (!is_upper(c0) || i + 3 >= end || p[i + 3] != ' ') return 0;
         break;
@@ -254,6 +270,11 @@ static int stamp(const char *p, size_t end, size_t i, char conv, struct caps *c,
         ok = (fmt == TOK_FMT_SYSLOG || fmt == TOK_FMT_ISO_T) && !(e >= 4 && p[e - 4] == ',');
         break;
     case 'I': ok = fmt == TOK_FMT_ISO || fmt == TOK_FMT_ISO_T; break;
+    case 'Z': ok = fmt == TOK_FMT_ISO_T && p[e - 1] == 'Z'; break;
+    case 'A':
+        /* "hh:mm:ss." at i+11..i+19, then seven digits and the 'Z' */
+        ok = fmt == TOK_FMT_ISO_T && e == i + 28 && p[i + 19] == '.' && p[e - 1] == 'Z';
+        break;
     default: ok = fmt == TOK_FMT_CTIME; break;
     }
     if (!ok) return 0;
@@ -392,6 +413,8 @@ static int match_tmpl(const char *p, size_t end, size_t i, const char *t, struct
             break;
         case 'T':
         case 'I':
+        case 'Z':
+        case 'A':
         case 'C': {
             size_t e;
             if (i >= end || !stamp(p, end, i, conv, c, &e)) return 0;
@@ -443,7 +466,9 @@ static int first_ok(const char *t, unsigned char c)
     case 'h':
     case 'H': return is_alnum(c);
     case 'k':
-    case 'd': return is_digit(c);
+    case 'd':
+    case 'Z':
+    case 'A': return is_digit(c);
     case 'T': return is_digit(c) || is_upper(c);
     case 'l':
     case 'C': return is_upper(c);

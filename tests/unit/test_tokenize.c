@@ -644,6 +644,19 @@ Test(tokenize, classify_bare_traceback_is_stderr)
     cr_assert_eq(classify("train.log", head), TOK_KIND_STDERR);
 }
 
+Test(tokenize, classify_sees_past_a_ci_runner_stamp)
+{
+    /* vllm-project/vllm#18417 (a Buildkite job's traceback, every line stamped): the runner's
+     * stamp is on every line of every job, so the kind is read from what follows it */
+    const char *head =
+        "[2025-05-20T05:24:31Z]   File \"/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/"
+        "core_client.py\", line 484, in _wait_for_engine_startup\n"
+        "[2025-05-20T05:24:31Z]     raise RuntimeError(\"Engine core initialization failed. \"\n"
+        "[2025-05-20T05:24:31Z] RuntimeError: Engine core initialization failed. See root cause "
+        "above. Failed core proc(s): {}\n";
+    cr_assert_eq(classify("job.log", head), TOK_KIND_STDERR);
+}
+
 Test(tokenize, classify_training_dominates_a_late_traceback)
 {
     const char *head = "{'loss': 1.2345, 'grad_norm': 0.51, 'learning_rate': 2e-05, 'epoch': 0.1}\n"
@@ -1011,6 +1024,107 @@ Test(tokenize, prefix_sglang_stamp_and_parallel_ranks)
               "last):");
     cr_assert_str_eq(s.process, "");
     cr_assert_str_eq(s.body, "Scheduler hit an exception: Traceback (most recent call last):");
+}
+
+Test(tokenize, prefix_buildkite_stamp_before_vllm_process_tag)
+{
+    /* vllm-project/vllm-omni#3397 (a Buildkite job's output, every line stamped "[...Z] "): the
+     * runner's stamp has the year, the logger's level and the process tag are the inner layers' */
+    struct stripped s = strip("[2026-05-06T18:36:09Z] (StageEngineCoreProc pid=503) ERROR 05-06 "
+                              "18:36:09 [stage_engine_core_proc.py:106] StageEngineCoreProc "
+                              "encountered a fatal error.");
+    cr_assert_str_eq(s.layers, "ci-stamp+process-tag+vllm");
+    cr_assert_str_eq(s.body, "StageEngineCoreProc encountered a fatal error.");
+    cr_assert_str_eq(s.process, "StageEngineCoreProc");
+    cr_assert_str_eq(s.pid, "503");
+    cr_assert_str_eq(s.source, "stage_engine_core_proc.py:106");
+    cr_assert_eq(s.level, TOK_LEVEL_ERROR);
+    ASSERT_TIME(s.time, AZ_TIME_ABS, abs_usec(2026, 5, 6, 18, 36, 9, 0));
+    /* vllm-project/vllm#18417 (Buildkite, a traceback printed without a tag: the body is the
+     * message, anchored signatures see "RuntimeError: ") */
+    s = strip("[2025-05-20T05:24:31Z] RuntimeError: Engine core initialization failed. See root "
+              "cause above. Failed core proc(s): {}");
+    cr_assert_str_eq(s.layers, "ci-stamp");
+    cr_assert_str_eq(s.body, "RuntimeError: Engine core initialization failed. See root cause "
+                             "above. Failed core proc(s): {}");
+    ASSERT_TIME(s.time, AZ_TIME_ABS, abs_usec(2025, 5, 20, 5, 24, 31, 0));
+    s = strip("[2025-05-20T05:24:31Z]   File \"/vllm-workspace/tests/utils.py\", line 727, in "
+              "wrapper");
+    cr_assert_str_eq(s.body, "  File \"/vllm-workspace/tests/utils.py\", line 727, in wrapper");
+    /* vllm-project/vllm#6999 (Buildkite, vLLM 0.5's logger without brackets) */
+    s = strip("[2024-08-09T08:48:57Z] ERROR 08-09 08:48:57 async_llm_engine.py:61] Engine "
+              "background task failed");
+    cr_assert_str_eq(s.layers, "ci-stamp+vllm");
+    cr_assert_str_eq(s.body, "Engine background task failed");
+    /* SGLang's own stamp (no 'T', no 'Z') stays SGLang's message layer */
+    s = strip("[2025-03-07 09:25:11 TP1] Load weight end.");
+    cr_assert_str_eq(s.layers, "sglang");
+}
+
+Test(tokenize, prefix_github_actions_stamp_before_vllm_process_tag)
+{
+    /* ppc64le/build-scripts#8270 (a GitHub Actions job log: .NET's round-trip stamp, seven
+     * fraction digits and 'Z', then a space, on every line) */
+    struct stripped s = strip("2026-06-02T07:46:50.8855021Z (EngineCore_DP0 pid=39062) "
+                              "AssertionError: VLLM_CPU_NUM_OF_RESERVED_CPU is too large");
+    cr_assert_str_eq(s.layers, "ci-stamp+process-tag");
+    cr_assert_str_eq(s.body, "AssertionError: VLLM_CPU_NUM_OF_RESERVED_CPU is too large");
+    cr_assert_str_eq(s.process, "EngineCore_DP0");
+    cr_assert_str_eq(s.pid, "39062");
+    ASSERT_TIME(s.time, AZ_TIME_ABS, abs_usec(2026, 6, 2, 7, 46, 50, 885502));
+    s = strip("2026-06-02T07:46:50.8838733Z (EngineCore_DP0 pid=39062)   File \"/home/tester/"
+              "cpu_worker.py\", line 61, in init_device");
+    cr_assert_str_eq(s.body, "  File \"/home/tester/cpu_worker.py\", line 61, in init_device");
+    /* the same stamp before a vLLM logger header */
+    s = strip("2026-06-02T07:46:50.8829541Z (EngineCore_DP0 pid=39062) ERROR 06-02 07:46:50 "
+              "[core.py:708] EngineCore failed to start.");
+    cr_assert_str_eq(s.layers, "ci-stamp+process-tag+vllm");
+    cr_assert_eq(s.level, TOK_LEVEL_ERROR);
+    ASSERT_TIME(s.time, AZ_TIME_ABS, abs_usec(2026, 6, 2, 7, 46, 50, 882954));
+    /* near misses: six fraction digits or a zone offset may be RFC 5424 syslog, and a stamp with
+     * no space after it is a value */
+    s = strip("2026-11-29T10:12:55.123456+00:00 spark-02 python3[4242]: x");
+    cr_assert_str_eq(s.layers, "syslog");
+    ASSERT_KEPT("2026-06-02T07:46:50.885502Z (EngineCore_DP0 pid=39062) x");
+    ASSERT_KEPT("2026-06-02T07:46:50.8855021Z,12,34");
+}
+
+Test(tokenize, prefix_buildkit_step_output)
+{
+    /* dassencio/codespaces-demo-cpp#3 (docker build --progress=plain: "#STEP SECONDS " before
+     * each line a RUN step printed) */
+    struct stripped s = strip("#6 1.547 Get:1 http://deb.debian.org/debian buster InRelease "
+                              "[122 kB]");
+    cr_assert_str_eq(s.layers, "buildkit");
+    cr_assert_str_eq(s.body, "Get:1 http://deb.debian.org/debian buster InRelease [122 kB]");
+    /* a pip step: the anchored pip shapes see "Collecting ..." (the shape of pip's output in a
+     * RUN step, as in the step above) */
+    s = strip("#10 43.66 Collecting nvidia-curand-cu11==10.2.10.91 (from torch==2.0.0)");
+    cr_assert_str_eq(s.body, "Collecting nvidia-curand-cu11==10.2.10.91 (from torch==2.0.0)");
+    /* BuildKit's own step lines carry no program output: kept */
+    ASSERT_KEPT("#6 [dev_container_auto_added_stage_label 2/6] RUN apt-get update");
+    ASSERT_KEPT("#5 DONE 45.1s");
+    ASSERT_KEPT("#5 extracting sha256:4f4fb700ef54461cfa02571ae0db9a0dc1e0cdb5577484a6d75e68dc38e8acc1 done");
+}
+
+Test(tokenize, prefix_markdown_quote)
+{
+    /* vllm-project/vllm#12847 (a comment quoting another user's docker logs, "> " before each
+     * line): the quoted line's own indent stays, and the prefixes under the quote are taken */
+    struct stripped s = strip("> Collecting nvidia-ml-py<13.0.0a0,>=12.0.0 (from pynvml)");
+    cr_assert_str_eq(s.layers, "quote");
+    cr_assert_str_eq(s.body, "Collecting nvidia-ml-py<13.0.0a0,>=12.0.0 (from pynvml)");
+    s = strip(">   Downloading pynvml-12.0.0-py3-none-any.whl.metadata (5.4 kB)");
+    cr_assert_str_eq(s.body, "  Downloading pynvml-12.0.0-py3-none-any.whl.metadata (5.4 kB)");
+    /* a quoted Buildkite line (the shape of vllm-omni#3397's lines, quoted) */
+    s = strip("> [2026-05-06T18:36:09Z] (APIServer pid=182) INFO 05-06 18:36:09 "
+              "[stage_engine_core_client.py:262] add request");
+    cr_assert_str_eq(s.layers, "quote+ci-stamp+process-tag+vllm");
+    cr_assert_str_eq(s.body, "add request");
+    /* Python's prompt and an arrow are not quotes */
+    ASSERT_KEPT(">>> import torch");
+    ASSERT_KEPT(">> x");
+    ASSERT_KEPT(">x");
 }
 
 Test(tokenize, prefix_compose_service_then_sglang)
