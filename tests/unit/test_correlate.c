@@ -154,7 +154,8 @@ static void shipped_dir(char *dir, size_t n)
 
 /* The test pack text with the shipped pack's data model merged in: for each entry it shares
  * with the shipped pack, that entry's rules, scope, ruled_out, tags and explains (only towards
- * entries the test pack has); for each signature it shares, the shipped signature's tags. What
+ * entries the test pack has); for each signature it shares, the shipped signature's tags; and
+ * the shipped "platform" (GB10's pool band). What
  * the correlator weighs lives in the pack, so the tests' small packs borrow it rather than copy
  * it. Caller frees. */
 static char *with_shipped_model(const char *text)
@@ -173,6 +174,9 @@ static char *with_shipped_model(const char *text)
         snprintf(path, sizeof path, "%s/%s", dir, files[f]);
         json_t *shipped = json_load_file(path, 0, &je);
         cr_assert_not_null(shipped, "%s: %s", path, je.text);
+        /* the platform's pool band (context.json): what places a run on GB10 */
+        json_t *plat = json_object_get(shipped, "platform");
+        if (plat && !json_object_get(test, "platform")) json_object_set(test, "platform", plat);
         size_t i, k;
         json_t *se, *te;
         json_array_foreach(json_object_get(shipped, "entries"), i, se)
@@ -2713,4 +2717,77 @@ Test(correlate, a_terminate_line_yields_to_the_failure_its_what_line_names)
     cr_expect_eq(r->first_error->line, 1u);
     cr_expect(r->first_error->sig->role == MATCH_ROLE_CASCADE);
     corr_result_free(r);
+}
+
+/* ---- the platform's pool band is the pack's ("platform" in patterns/context.json) ---- */
+
+/* A pack of one gotcha entry whose signature reads a device total (vLLM's startup check, its
+ * shape in vllm/v1/worker/utils.py request_memory and in vllm#28339's GB10 log), and, when band
+ * is not NULL, a "platform" declaring that pool band. */
+static void use_band_pack(const char *sub, const char *band)
+{
+    char pack[4096];
+    snprintf(
+        pack, sizeof pack,
+        "{%s%s%s\"entries\": [{\"id\": \"G3\", \"family\": \"gotcha\", \"title\": \"t\", "
+        "\"symptom\": \"s\", \"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\", "
+        "\"signatures\": [{\"id\": \"G3.startup\", \"kinds\": [\"any\"], \"strength\": \"weak\", "
+        "\"regex\": \"Free memory on device \\\\(([0-9.]+)/(?<total>[0-9.]+ GiB)\\\\)\", "
+        "\"facts\": {\"total\": \"bytes\"}, \"examples\": {\"match\": [\"Free memory on device "
+        "(30.2/121.69 GiB) on startup\"], \"no_match\": [\"Free memory on device cuda:0\"]}, "
+        "\"sources\": [\"vllm/v1/worker/utils.py (request_memory)\"]}]}]}\n",
+        band ? "\"platform\": {\"id\": \"gb10\", \"params\": " : "", band ? band : "",
+        band ? "}, " : "");
+    write_file(sub, "pack.json", pack);
+    match_pack_free(g_pack);
+    g_pack = NULL;
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/%s", g_dir, sub);
+    const char *dirs[] = {dir};
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(match_pack_load(&g_pack, dirs, 1, &err), AZ_OK, "%s", err.data ? err.data : "");
+    az_buf_free(&err);
+}
+
+#define BAND(lo, hi)                                                                               \
+    "{\"pool_lo_gib\": {\"value\": " #lo ", \"why\": \"w\"}, \"pool_hi_gib\": {\"value\": " #hi    \
+    ", \"why\": \"w\"}}"
+
+/* The same 121.69 GiB total places the run on GB10 under the shipped band (110-123 GiB), on
+ * another GPU under a band that leaves it out, and nowhere when the pack declares no band: the
+ * engine holds no pool size of its own. */
+Test(correlate, the_pool_band_that_places_a_run_is_the_packs)
+{
+    static const char line[] = "ValueError: Free memory on device (30.2/121.69 GiB) on startup is "
+                               "less than desired GPU memory utilization (0.8, 97.35 GiB).\n";
+    use_band_pack("p1", BAND(110, 123));
+    struct corr_result *r = scan_one("r1", "vllm.log", line);
+    cr_assert_str_eq(r->context.platform, "gb10");
+    corr_result_free(r);
+    use_band_pack("p2", BAND(60, 70));
+    r = scan_one("r2", "vllm.log", line);
+    cr_assert_str_eq(r->context.platform, "other");
+    corr_result_free(r);
+    use_band_pack("p3", NULL);
+    r = scan_one("r3", "vllm.log", line);
+    cr_assert_str_eq(r->context.platform, "unknown");
+    corr_result_free(r);
+    /* and a total inside the narrow band is GB10 there */
+    use_band_pack("p4", BAND(60, 70));
+    r = scan_one("r4", "vllm.log",
+                 "ValueError: Free memory on device (30.2/64.00 GiB) on startup is less than "
+                 "desired GPU memory utilization (0.8, 51.2 GiB).\n");
+    cr_assert_str_eq(r->context.platform, "gb10");
+    corr_result_free(r);
+}
+
+/* The shipped pack declares the band: the loaded value is context.json's. */
+Test(correlate, the_shipped_pack_declares_the_pool_band)
+{
+    use_shipped_pack();
+    double lo = match_pack_platform_num(g_pack, "pool_lo_gib");
+    double hi = match_pack_platform_num(g_pack, "pool_hi_gib");
+    cr_assert(lo > 100 && lo < 119.6, "pool_lo_gib %g", lo);
+    cr_assert(hi > 121.7 && hi < 124, "pool_hi_gib %g", hi);
+    cr_assert(isnan(match_pack_platform_num(g_pack, "no_such_param")));
 }
