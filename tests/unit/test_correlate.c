@@ -2791,3 +2791,54 @@ Test(correlate, the_shipped_pack_declares_the_pool_band)
     cr_assert(hi > 121.7 && hi < 124, "pool_hi_gib %g", hi);
     cr_assert(isnan(match_pack_platform_num(g_pack, "no_such_param")));
 }
+
+/* Ollama's load refusal (ollama llm/server.go: slog.Warn("model request too large for system",
+ * ...) then fmt.Errorf("model requires more system memory (%s) than is available (%s)"); line
+ * shapes of a posted 0.12-era server log, a 916.8 MiB EC2 host): on a GB10 (its device line)
+ * a model well under the pool refused for want of "available" memory is the misread headroom;
+ * one larger than the pool is a model that fits no 128 GB machine; on a 10 GiB host the
+ * warning's total places the run on another machine. */
+#define OLLAMA_GB10_DEVICE                                                                         \
+    "time=2025-10-03T16:52:19.742Z level=INFO source=types.go:111 msg=\"inference compute\" "      \
+    "id=GPU-0 library=CUDA compute=12.1 name=CUDA0 description=\"NVIDIA GB10\" "                   \
+    "libdirs=ollama,cuda_v13 driver=13.0 pci_id=01:00.f type=iGPU total=\"119.7 GiB\" "            \
+    "available=\"96.8 GiB\"\n"
+
+static const char *ollama_refusal(char *buf, size_t n, const char *want, const char *avail,
+                                  const char *total)
+{
+    snprintf(buf, n,
+             "time=2025-10-03T17:02:11.156Z level=WARN source=server.go:1044 msg=\"model request "
+             "too large for system\" requested=\"%s\" available=\"%s\" total=\"%s\" free=\"%s\" "
+             "swap=\"0 B\"\n"
+             "time=2025-10-03T17:02:11.156Z level=INFO source=sched.go:511 msg=\"Load failed\" "
+             "model=/root/.ollama/models/blobs/sha256-2af3b81862c6 error=\"model requires more "
+             "system memory (%s) than is available (%s)\"\n",
+             want, avail, total, avail, want, avail);
+    return buf;
+}
+
+Test(correlate, ollama_refusing_a_model_under_the_gb10_pool_is_g3)
+{
+    use_shipped_pack();
+    char refusal[1024], text[2048];
+    snprintf(text, sizeof text, "%s%s", OLLAMA_GB10_DEVICE,
+             ollama_refusal(refusal, sizeof refusal, "59.8 GiB", "20.1 GiB", "119.7 GiB"));
+    struct corr_result *r = scan_one("fits", "ollama.log", text);
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+
+    snprintf(text, sizeof text, "%s%s", OLLAMA_GB10_DEVICE,
+             ollama_refusal(refusal, sizeof refusal, "164.8 GiB", "96.1 GiB", "119.7 GiB"));
+    r = scan_one("too-big", "ollama.log", text);
+    cr_assert_str_eq(verdict_id(r), "none", "a model larger than the pool (%s %.2f)", verdict_id(r),
+                     r->confidence);
+    corr_result_free(r);
+
+    r = scan_one("small-host", "ollama.log",
+                 ollama_refusal(refusal, sizeof refusal, "5.3 GiB", "4.8 GiB", "10.0 GiB"));
+    cr_assert_str_eq(r->context.platform, "other");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
