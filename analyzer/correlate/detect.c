@@ -20,8 +20,10 @@
  * host. */
 #define TAG_CONTAINER "container"
 #define TAG_BARE_HOST "bare-host"
-/* A host fact that rules GB10 out (an x86_64 machine: every GB10 system is aarch64). */
+/* A host fact that rules GB10 out (an x86_64 machine: every GB10 system is aarch64), and one
+ * that names a GB10 machine (its vendor's default host name). */
 #define TAG_OTHER_HOST "other-host"
+#define TAG_GB10_HOST  "gb10-host"
 
 #define N(name)  corr_rule_num(rr, name)
 #define S(name)  corr_rule_str(rr, name)
@@ -354,11 +356,16 @@ void corr_context_build(struct corr_state *st)
     struct ctx_scan c = {0, 0, NULL, match_pack_platform_num(st->pack, PLATFORM_POOL_LO),
                          match_pack_platform_num(st->pack, PLATFORM_POOL_HI)};
     each_rec(st, NULL, ctx_visit, &c);
-    /* a GPU fact of GB10 outweighs a host fact: the logs may mix machines */
+    /* a GPU fact outweighs a host fact, and host facts that disagree place nothing: the logs
+     * may mix machines */
+    int gb10_host = tag_earliest(st, TAG_GB10_HOST, 0) != NULL;
+    int other_host = tag_earliest(st, TAG_OTHER_HOST, 0) != NULL;
     if (c.gb10)
         st->ctx.is_gb10 = 1;
-    else if (c.other || tag_earliest(st, TAG_OTHER_HOST, 0))
+    else if (c.other || (other_host && !gb10_host))
         st->ctx.is_gb10 = 0;
+    else if (gb10_host && !other_host)
+        st->ctx.is_gb10 = 1;
     if (!st->ctx.gpu_name && c.other_name && !c.gb10 && strncmp(c.other_name, "capability", 10))
         st->ctx.gpu_name = az_xstrdup(c.other_name);
     if (!st->ctx.gpu_name && c.other_name && !c.gb10) st->ctx.gpu_name = az_xstrdup(c.other_name);

@@ -2842,3 +2842,46 @@ Test(correlate, ollama_refusing_a_model_under_the_gb10_pool_is_g3)
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
+
+/* A GB10 host by its OEM's default name (an ASUS Ascent GX10 is gx10-<4 hex>: a public 3-node
+ * GX10 cluster inventory, plurigrid/asi skills/gx10-cluster) places the run on GB10, so a lone
+ * kernel OOM kill of a vLLM engine is G3 there; an x86_64 host fact beside it places nothing
+ * (logs of several machines), and a GPU fact still wins. */
+#define GX10_OOM_KILL                                                                              \
+    "a@gx10-9641:~$ sudo dmesg | grep -i 'killed process'\n"                                       \
+    "[81234.567890] Out of memory: Killed process 400721 (VLLM::EngineCor) total-vm:123456789kB, " \
+    "anon-rss:1234567kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:245678kB oom_score_adj:0\n"
+
+Test(correlate, a_gb10_host_name_places_the_run_on_gb10)
+{
+    use_shipped_pack();
+    struct corr_result *r = scan_one("gx10", "dmesg.txt", GX10_OOM_KILL);
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+
+    /* the same kill without the host name: nothing places the run, the OOM stays capped */
+    r = scan_one("bare", "dmesg.txt",
+                 "[81234.567890] Out of memory: Killed process 400721 (VLLM::EngineCor) "
+                 "total-vm:123456789kB, anon-rss:1234567kB, file-rss:0kB, shmem-rss:0kB, UID:0 "
+                 "pgtables:245678kB oom_score_adj:0\n");
+    cr_assert_str_eq(r->context.platform, "unknown");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+
+    write_file("mixed", "dmesg.txt", GX10_OOM_KILL);
+    write_file("mixed", "uname.txt",
+               "Linux gpu-node-3 5.15.0-60-generic #66-Ubuntu SMP Fri Jan 20 14:29:49 UTC 2023 "
+               "x86_64 x86_64 x86_64 GNU/Linux\n");
+    r = analyze_dir("mixed");
+    cr_assert_gt(r->records, 2, "both inputs read");
+    cr_assert_str_eq(r->context.platform, "unknown");
+    corr_result_free(r);
+
+    write_file("h100", "dmesg.txt", GX10_OOM_KILL);
+    write_file("h100", "smi.txt",
+               "|   0  NVIDIA H100 80GB HBM3          On  |   00000000:19:00.0 Off |\n");
+    r = analyze_dir("h100");
+    cr_assert_str_eq(r->context.platform, "other");
+    corr_result_free(r);
+}
