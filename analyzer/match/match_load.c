@@ -1075,7 +1075,8 @@ static int entry_cmp(const void *a, const void *b)
 /* Sort entries, then lay the signatures out in entry order: that is "pack order". */
 static void order_pack(struct match_pack *p)
 {
-    qsort(p->entries, p->nentries, sizeof(*p->entries), entry_cmp);
+    /* a pack of no entries (one that only declares the platform) has no array to sort */
+    if (p->nentries) qsort(p->entries, p->nentries, sizeof(*p->entries), entry_cmp);
     size_t k = 0;
     for (size_t i = 0; i < p->nentries; i++) {
         struct match_entry_priv *e = p->entries[i];
