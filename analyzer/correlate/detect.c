@@ -12,17 +12,18 @@
 #include "correlate/corr_private.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
-/* What GB10's 128 GB pool shows as a device's "total capacity" (119.6-121.7 GiB): the platform's
- * signature in an OOM message, used for the run's context (is it a GB10?), never for a verdict by
- * itself. Another 128 GB unified-memory machine reads more (an AMD Strix Halo's 124-125 GiB). */
-#define GB10_POOL_LO_GIB 110.0
-#define GB10_POOL_HI_GIB 123.0
+/* The pack's "platform" params (docs/patterns.md, "Platform"): the band of device totals that is
+ * GB10's unified pool, used for the run's context (is it a GB10?), never for a verdict. */
+#define PLATFORM_POOL_LO "pool_lo_gib"
+#define PLATFORM_POOL_HI "pool_hi_gib"
 /* Context tags (docs/patterns.md): entries that say the run is in a container, or on a bare
  * host. */
 #define TAG_CONTAINER "container"
 #define TAG_BARE_HOST "bare-host"
-/* A host fact that rules GB10 out (an x86_64 machine: every GB10 system is aarch64). */
+/* A host fact that rules GB10 out (an x86_64 machine: every GB10 system is aarch64), and one
+ * that names a GB10 machine (its vendor's default host name). */
 #define TAG_OTHER_HOST "other-host"
+#define TAG_GB10_HOST  "gb10-host"
 
 #define N(name)  corr_rule_num(rr, name)
 #define S(name)  corr_rule_str(rr, name)
@@ -284,6 +285,7 @@ static void set_str(char **dst, const char *v)
 struct ctx_scan {
     int gb10, other;
     char *other_name;
+    double pool_lo, pool_hi; /* GiB; NAN when the pack declares no band */
 };
 
 static void ctx_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
@@ -322,11 +324,13 @@ static void ctx_visit(struct corr_state *st, void *vctx, const struct corr_rec *
         }
     }
     /* An OOM names its device's capacity: GB10's pool reads ~119.7 GiB, anything far from it
-     * (an 80 GiB H100, a 139.7 GiB H200/H20) is another GPU. */
+     * (an 80 GiB H100, a 139.7 GiB H200/H20) is another GPU. Without a declared band a total
+     * places nothing. */
     double total = fact_num(r, "total");
-    if (!isnan(total) && total > 0 && r->sig && r->sig->entry->family == MATCH_FAMILY_GOTCHA) {
+    if (!isnan(total) && total > 0 && r->sig && r->sig->entry->family == MATCH_FAMILY_GOTCHA &&
+        !isnan(c->pool_lo) && !isnan(c->pool_hi)) {
         double gib = total / GIB;
-        if (gib >= GB10_POOL_LO_GIB && gib <= GB10_POOL_HI_GIB) {
+        if (gib >= c->pool_lo && gib <= c->pool_hi) {
             c->gb10 = 1;
         } else {
             c->other = 1;
@@ -349,13 +353,19 @@ static void ctx_visit(struct corr_state *st, void *vctx, const struct corr_rec *
 
 void corr_context_build(struct corr_state *st)
 {
-    struct ctx_scan c = {0, 0, NULL};
+    struct ctx_scan c = {0, 0, NULL, match_pack_platform_num(st->pack, PLATFORM_POOL_LO),
+                         match_pack_platform_num(st->pack, PLATFORM_POOL_HI)};
     each_rec(st, NULL, ctx_visit, &c);
-    /* a GPU fact of GB10 outweighs a host fact: the logs may mix machines */
+    /* a GPU fact outweighs a host fact, and host facts that disagree place nothing: the logs
+     * may mix machines */
+    int gb10_host = tag_earliest(st, TAG_GB10_HOST, 0) != NULL;
+    int other_host = tag_earliest(st, TAG_OTHER_HOST, 0) != NULL;
     if (c.gb10)
         st->ctx.is_gb10 = 1;
-    else if (c.other || tag_earliest(st, TAG_OTHER_HOST, 0))
+    else if (c.other || (other_host && !gb10_host))
         st->ctx.is_gb10 = 0;
+    else if (gb10_host && !other_host)
+        st->ctx.is_gb10 = 1;
     if (!st->ctx.gpu_name && c.other_name && !c.gb10 && strncmp(c.other_name, "capability", 10))
         st->ctx.gpu_name = az_xstrdup(c.other_name);
     if (!st->ctx.gpu_name && c.other_name && !c.gb10) st->ctx.gpu_name = az_xstrdup(c.other_name);

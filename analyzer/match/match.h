@@ -234,6 +234,9 @@ const struct match_code *match_catalogue_find(const struct match_catalogue *c, l
 int match_sig_has_tag(const struct match_sig *s, const char *tag);
 /* 1 when any signature of the pack carries the tag. */
 int match_pack_has_tag(const struct match_pack *p, const char *tag);
+/* The number the pack's "platform" declares under name (docs/patterns.md, "Platform": GB10's
+ * pool band, pool_lo_gib / pool_hi_gib), or NAN when no file declares it. */
+double match_pack_platform_num(const struct match_pack *p, const char *name);
 /* The named value of a rule, or NULL. */
 const struct match_value *match_rule_value(const struct match_rule *r, const char *name);
 /* The named outcome of a rule, or NULL. */

@@ -633,6 +633,56 @@ static void load_values(struct match_loader *ld, const char *what, json_t *param
     r->nvalues = n;
 }
 
+/* The values that identify the platform in the inputs ("platform": {"id": "gb10", "params":
+ * {...}}): each a number with its reason, every name known, declared by one file only. */
+static const char *const platform_params[] = {"pool_lo_gib", "pool_hi_gib", NULL};
+
+static void load_platform(struct match_loader *ld, json_t *plat)
+{
+    const char *what = "platform";
+    if (!json_is_object(plat)) {
+        match_ld_problem(ld, what, "must be an object {\"id\": \"gb10\", \"params\": {...}}");
+        return;
+    }
+    static const char *const fields[] = {"id", "params", NULL};
+    match_ld_fields(ld, what, plat, fields);
+    const char *id = match_ld_str(ld, what, plat, "id", 1);
+    if (id && strcmp(id, "gb10"))
+        match_ld_problem(ld, what, "unknown platform \"%s\" (the one platform is \"gb10\")", id);
+    if (ld->p->platform_file) {
+        match_ld_problem(ld, what, "declared twice (already in %s)", ld->p->platform_file);
+        return;
+    }
+    json_t *params = json_object_get(plat, "params");
+    if (!params) {
+        match_ld_problem(ld, what, "missing required field \"params\"");
+        return;
+    }
+    struct match_rule r;
+    memset(&r, 0, sizeof r);
+    load_values(ld, what, params, &r);
+    for (size_t i = 0; i < r.nvalues; i++) {
+        size_t k = 0;
+        while (platform_params[k] && strcmp(platform_params[k], r.values[i].name)) k++;
+        if (!platform_params[k])
+            match_ld_problem(ld, what, "unknown param \"%s\"", r.values[i].name);
+        else if (isnan(r.values[i].num) || r.values[i].num <= 0)
+            match_ld_problem(ld, what, "param \"%s\" must be a positive number", r.values[i].name);
+    }
+    for (size_t k = 0; platform_params[k]; k++) {
+        size_t i = 0;
+        while (i < r.nvalues && strcmp(r.values[i].name, platform_params[k])) i++;
+        if (i == r.nvalues) match_ld_problem(ld, what, "missing param \"%s\"", platform_params[k]);
+    }
+    ld->p->platform = r.values;
+    ld->p->nplatform = r.nvalues;
+    ld->p->platform_file = match_ld_own(ld->p, ld->file);
+    double lo = match_pack_platform_num(ld->p, "pool_lo_gib");
+    double hi = match_pack_platform_num(ld->p, "pool_hi_gib");
+    if (!isnan(lo) && !isnan(hi) && lo >= hi)
+        match_ld_problem(ld, what, "pool_lo_gib (%g) must be below pool_hi_gib (%g)", lo, hi);
+}
+
 /* "outcomes": {"name": {"weight" | "factor" | "cap", "decisive", "note", "says", "text", "mark",
  * "why"}}. */
 static void load_outcomes(struct match_loader *ld, const char *what, json_t *outs,
@@ -943,8 +993,10 @@ static void load_file(struct match_loader *ld, const char *path)
     if (!json_is_object(root)) {
         match_ld_problem(ld, "file", "must be a JSON object {\"entries\": [...]}");
     } else {
-        static const char *const top_fields[] = {"entries", "catalogues", NULL};
+        static const char *const top_fields[] = {"entries", "catalogues", "platform", NULL};
         match_ld_fields(ld, "file", root, top_fields);
+        json_t *plat = json_object_get(root, "platform");
+        if (plat) load_platform(ld, plat);
         json_t *cats = json_object_get(root, "catalogues");
         if (cats) match_catalogues_load(ld, cats);
         json_t *entries = json_object_get(root, "entries");
@@ -1023,7 +1075,8 @@ static int entry_cmp(const void *a, const void *b)
 /* Sort entries, then lay the signatures out in entry order: that is "pack order". */
 static void order_pack(struct match_pack *p)
 {
-    qsort(p->entries, p->nentries, sizeof(*p->entries), entry_cmp);
+    /* a pack of no entries (one that only declares the platform) has no array to sort */
+    if (p->nentries) qsort(p->entries, p->nentries, sizeof(*p->entries), entry_cmp);
     size_t k = 0;
     for (size_t i = 0; i < p->nentries; i++) {
         struct match_entry_priv *e = p->entries[i];
@@ -1166,6 +1219,13 @@ int match_pack_has_tag(const struct match_pack *p, const char *tag)
     for (size_t i = 0; i < p->nsigs; i++)
         if (match_sig_has_tag(&p->sigs[i]->pub, tag)) return 1;
     return 0;
+}
+
+double match_pack_platform_num(const struct match_pack *p, const char *name)
+{
+    for (size_t i = 0; p && i < p->nplatform; i++)
+        if (!strcmp(p->platform[i].name, name)) return p->platform[i].num;
+    return NAN;
 }
 
 const struct match_value *match_rule_value(const struct match_rule *r, const char *name)

@@ -119,6 +119,11 @@ struct match_pack {
     size_t nblocks, cap_blocks;
     pcre2_match_context *mctx; /* the limits; copied by each scanner */
     struct match_searcher search;
+    /* the platform's identifying values ("platform" of a pack file: GB10's pool band), owned in
+     * blocks; NULL when no file declares them */
+    const struct match_value *platform;
+    size_t nplatform;
+    const char *platform_file; /* the file that declared them (owned), for a second's error */
 };
 
 static inline const struct match_sig_priv *match_sig_priv_of(const struct match_sig *s)

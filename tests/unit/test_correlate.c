@@ -154,7 +154,8 @@ static void shipped_dir(char *dir, size_t n)
 
 /* The test pack text with the shipped pack's data model merged in: for each entry it shares
  * with the shipped pack, that entry's rules, scope, ruled_out, tags and explains (only towards
- * entries the test pack has); for each signature it shares, the shipped signature's tags. What
+ * entries the test pack has); for each signature it shares, the shipped signature's tags; and
+ * the shipped "platform" (GB10's pool band). What
  * the correlator weighs lives in the pack, so the tests' small packs borrow it rather than copy
  * it. Caller frees. */
 static char *with_shipped_model(const char *text)
@@ -173,6 +174,9 @@ static char *with_shipped_model(const char *text)
         snprintf(path, sizeof path, "%s/%s", dir, files[f]);
         json_t *shipped = json_load_file(path, 0, &je);
         cr_assert_not_null(shipped, "%s: %s", path, je.text);
+        /* the platform's pool band (context.json): what places a run on GB10 */
+        json_t *plat = json_object_get(shipped, "platform");
+        if (plat && !json_object_get(test, "platform")) json_object_set(test, "platform", plat);
         size_t i, k;
         json_t *se, *te;
         json_array_foreach(json_object_get(shipped, "entries"), i, se)
@@ -2712,5 +2716,172 @@ Test(correlate, a_terminate_line_yields_to_the_failure_its_what_line_names)
     cr_assert_not_null(r->first_error);
     cr_expect_eq(r->first_error->line, 1u);
     cr_expect(r->first_error->sig->role == MATCH_ROLE_CASCADE);
+    corr_result_free(r);
+}
+
+/* ---- the platform's pool band is the pack's ("platform" in patterns/context.json) ---- */
+
+/* A pack of one gotcha entry whose signature reads a device total (vLLM's startup check, its
+ * shape in vllm/v1/worker/utils.py request_memory and in vllm#28339's GB10 log), and, when band
+ * is not NULL, a "platform" declaring that pool band. */
+static void use_band_pack(const char *sub, const char *band)
+{
+    char pack[4096];
+    snprintf(
+        pack, sizeof pack,
+        "{%s%s%s\"entries\": [{\"id\": \"G3\", \"family\": \"gotcha\", \"title\": \"t\", "
+        "\"symptom\": \"s\", \"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\", "
+        "\"signatures\": [{\"id\": \"G3.startup\", \"kinds\": [\"any\"], \"strength\": \"weak\", "
+        "\"regex\": \"Free memory on device \\\\(([0-9.]+)/(?<total>[0-9.]+ GiB)\\\\)\", "
+        "\"facts\": {\"total\": \"bytes\"}, \"examples\": {\"match\": [\"Free memory on device "
+        "(30.2/121.69 GiB) on startup\"], \"no_match\": [\"Free memory on device cuda:0\"]}, "
+        "\"sources\": [\"vllm/v1/worker/utils.py (request_memory)\"]}]}]}\n",
+        band ? "\"platform\": {\"id\": \"gb10\", \"params\": " : "", band ? band : "",
+        band ? "}, " : "");
+    write_file(sub, "pack.json", pack);
+    match_pack_free(g_pack);
+    g_pack = NULL;
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/%s", g_dir, sub);
+    const char *dirs[] = {dir};
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(match_pack_load(&g_pack, dirs, 1, &err), AZ_OK, "%s", err.data ? err.data : "");
+    az_buf_free(&err);
+}
+
+#define BAND(lo, hi)                                                                               \
+    "{\"pool_lo_gib\": {\"value\": " #lo ", \"why\": \"w\"}, \"pool_hi_gib\": {\"value\": " #hi    \
+    ", \"why\": \"w\"}}"
+
+/* The same 121.69 GiB total places the run on GB10 under the shipped band (110-123 GiB), on
+ * another GPU under a band that leaves it out, and nowhere when the pack declares no band: the
+ * engine holds no pool size of its own. */
+Test(correlate, the_pool_band_that_places_a_run_is_the_packs)
+{
+    static const char line[] = "ValueError: Free memory on device (30.2/121.69 GiB) on startup is "
+                               "less than desired GPU memory utilization (0.8, 97.35 GiB).\n";
+    use_band_pack("p1", BAND(110, 123));
+    struct corr_result *r = scan_one("r1", "vllm.log", line);
+    cr_assert_str_eq(r->context.platform, "gb10");
+    corr_result_free(r);
+    use_band_pack("p2", BAND(60, 70));
+    r = scan_one("r2", "vllm.log", line);
+    cr_assert_str_eq(r->context.platform, "other");
+    corr_result_free(r);
+    use_band_pack("p3", NULL);
+    r = scan_one("r3", "vllm.log", line);
+    cr_assert_str_eq(r->context.platform, "unknown");
+    corr_result_free(r);
+    /* and a total inside the narrow band is GB10 there */
+    use_band_pack("p4", BAND(60, 70));
+    r = scan_one("r4", "vllm.log",
+                 "ValueError: Free memory on device (30.2/64.00 GiB) on startup is less than "
+                 "desired GPU memory utilization (0.8, 51.2 GiB).\n");
+    cr_assert_str_eq(r->context.platform, "gb10");
+    corr_result_free(r);
+}
+
+/* The shipped pack declares the band: the loaded value is context.json's. */
+Test(correlate, the_shipped_pack_declares_the_pool_band)
+{
+    use_shipped_pack();
+    double lo = match_pack_platform_num(g_pack, "pool_lo_gib");
+    double hi = match_pack_platform_num(g_pack, "pool_hi_gib");
+    cr_assert(lo > 100 && lo < 119.6, "pool_lo_gib %g", lo);
+    cr_assert(hi > 121.7 && hi < 124, "pool_hi_gib %g", hi);
+    cr_assert(isnan(match_pack_platform_num(g_pack, "no_such_param")));
+}
+
+/* Ollama's load refusal (ollama llm/server.go: slog.Warn("model request too large for system",
+ * ...) then fmt.Errorf("model requires more system memory (%s) than is available (%s)"); line
+ * shapes of a posted 0.12-era server log, a 916.8 MiB EC2 host): on a GB10 (its device line)
+ * a model well under the pool refused for want of "available" memory is the misread headroom;
+ * one larger than the pool is a model that fits no 128 GB machine; on a 10 GiB host the
+ * warning's total places the run on another machine. */
+#define OLLAMA_GB10_DEVICE                                                                         \
+    "time=2025-10-03T16:52:19.742Z level=INFO source=types.go:111 msg=\"inference compute\" "      \
+    "id=GPU-0 library=CUDA compute=12.1 name=CUDA0 description=\"NVIDIA GB10\" "                   \
+    "libdirs=ollama,cuda_v13 driver=13.0 pci_id=01:00.f type=iGPU total=\"119.7 GiB\" "            \
+    "available=\"96.8 GiB\"\n"
+
+static const char *ollama_refusal(char *buf, size_t n, const char *want, const char *avail,
+                                  const char *total)
+{
+    snprintf(buf, n,
+             "time=2025-10-03T17:02:11.156Z level=WARN source=server.go:1044 msg=\"model request "
+             "too large for system\" requested=\"%s\" available=\"%s\" total=\"%s\" free=\"%s\" "
+             "swap=\"0 B\"\n"
+             "time=2025-10-03T17:02:11.156Z level=INFO source=sched.go:511 msg=\"Load failed\" "
+             "model=/root/.ollama/models/blobs/sha256-2af3b81862c6 error=\"model requires more "
+             "system memory (%s) than is available (%s)\"\n",
+             want, avail, total, avail, want, avail);
+    return buf;
+}
+
+Test(correlate, ollama_refusing_a_model_under_the_gb10_pool_is_g3)
+{
+    use_shipped_pack();
+    char refusal[1024], text[2048];
+    snprintf(text, sizeof text, "%s%s", OLLAMA_GB10_DEVICE,
+             ollama_refusal(refusal, sizeof refusal, "59.8 GiB", "20.1 GiB", "119.7 GiB"));
+    struct corr_result *r = scan_one("fits", "ollama.log", text);
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+
+    snprintf(text, sizeof text, "%s%s", OLLAMA_GB10_DEVICE,
+             ollama_refusal(refusal, sizeof refusal, "164.8 GiB", "96.1 GiB", "119.7 GiB"));
+    r = scan_one("too-big", "ollama.log", text);
+    cr_assert_str_eq(verdict_id(r), "none", "a model larger than the pool (%s %.2f)", verdict_id(r),
+                     r->confidence);
+    corr_result_free(r);
+
+    r = scan_one("small-host", "ollama.log",
+                 ollama_refusal(refusal, sizeof refusal, "5.3 GiB", "4.8 GiB", "10.0 GiB"));
+    cr_assert_str_eq(r->context.platform, "other");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* A GB10 host by its OEM's default name (an ASUS Ascent GX10 is gx10-<4 hex>: a public 3-node
+ * GX10 cluster inventory, plurigrid/asi skills/gx10-cluster) places the run on GB10, so a lone
+ * kernel OOM kill of a vLLM engine is G3 there; an x86_64 host fact beside it places nothing
+ * (logs of several machines), and a GPU fact still wins. */
+#define GX10_OOM_KILL                                                                              \
+    "a@gx10-9641:~$ sudo dmesg | grep -i 'killed process'\n"                                       \
+    "[81234.567890] Out of memory: Killed process 400721 (VLLM::EngineCor) total-vm:123456789kB, " \
+    "anon-rss:1234567kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:245678kB oom_score_adj:0\n"
+
+Test(correlate, a_gb10_host_name_places_the_run_on_gb10)
+{
+    use_shipped_pack();
+    struct corr_result *r = scan_one("gx10", "dmesg.txt", GX10_OOM_KILL);
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_eq(verdict_id(r), "G3", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+
+    /* the same kill without the host name: nothing places the run, the OOM stays capped */
+    r = scan_one("bare", "dmesg.txt",
+                 "[81234.567890] Out of memory: Killed process 400721 (VLLM::EngineCor) "
+                 "total-vm:123456789kB, anon-rss:1234567kB, file-rss:0kB, shmem-rss:0kB, UID:0 "
+                 "pgtables:245678kB oom_score_adj:0\n");
+    cr_assert_str_eq(r->context.platform, "unknown");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+
+    write_file("mixed", "dmesg.txt", GX10_OOM_KILL);
+    write_file("mixed", "uname.txt",
+               "Linux gpu-node-3 5.15.0-60-generic #66-Ubuntu SMP Fri Jan 20 14:29:49 UTC 2023 "
+               "x86_64 x86_64 x86_64 GNU/Linux\n");
+    r = analyze_dir("mixed");
+    cr_assert_gt(r->records, 2, "both inputs read");
+    cr_assert_str_eq(r->context.platform, "unknown");
+    corr_result_free(r);
+
+    write_file("h100", "dmesg.txt", GX10_OOM_KILL);
+    write_file("h100", "smi.txt",
+               "|   0  NVIDIA H100 80GB HBM3          On  |   00000000:19:00.0 Off |\n");
+    r = analyze_dir("h100");
+    cr_assert_str_eq(r->context.platform, "other");
     corr_result_free(r);
 }

@@ -1272,3 +1272,71 @@ Test(match, shipped_decisive_on_gb10_is_loaded_on_a_weak_line)
     match_pack_free(p);
     az_buf_free(&err);
 }
+
+/* ---- "platform": the values that place a run on GB10 (docs/patterns.md, "Platform") ---- */
+
+static const char *platform_pack(const char *platform)
+{
+    static char buf[8192];
+    snprintf(buf, sizeof buf, "{\"platform\": %s, \"entries\": []}\n", platform);
+    return buf;
+}
+
+#define PLATFORM_OK                                                                                \
+    "{\"id\": \"gb10\", \"params\": {\"pool_lo_gib\": {\"value\": 110, \"why\": \"w\"}, "          \
+    "\"pool_hi_gib\": {\"value\": 123, \"why\": \"w\"}}}"
+
+Test(match, platform_params_load_with_their_values)
+{
+    const char *dir = write_pack("plat-ok", "ctx.json", platform_pack(PLATFORM_OK));
+    struct match_pack *p = NULL;
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(load1(dir, &p, &err), AZ_OK, "%s", err.data ? err.data : "");
+    cr_expect_eq(match_pack_platform_num(p, "pool_lo_gib"), 110);
+    cr_expect_eq(match_pack_platform_num(p, "pool_hi_gib"), 123);
+    match_pack_free(p);
+    az_buf_free(&err);
+}
+
+Test(match, platform_refuses_bad_params_naming_them)
+{
+    static const struct {
+        const char *platform, *problem;
+    } bad[] = {
+        {"{\"id\": \"gb10\", \"params\": {\"pool_lo_gib\": {\"value\": 110, \"why\": \"w\"}}}",
+         "missing param \"pool_hi_gib\""},
+        {"{\"id\": \"gb10\", \"params\": {\"pool_lo_gib\": {\"value\": 130, \"why\": \"w\"}, "
+         "\"pool_hi_gib\": {\"value\": 123, \"why\": \"w\"}}}",
+         "must be below pool_hi_gib"},
+        {"{\"id\": \"gb10\", \"params\": {\"pool_lo_gib\": {\"value\": \"big\", \"why\": \"w\"}, "
+         "\"pool_hi_gib\": {\"value\": 123, \"why\": \"w\"}}}",
+         "\"pool_lo_gib\" must be a positive number"},
+        {"{\"id\": \"gb10\", \"params\": {\"pool_lo_gib\": {\"value\": 110, \"why\": \"w\"}, "
+         "\"pool_hi_gib\": {\"value\": 123, \"why\": \"w\"}, \"pool_mid\": {\"value\": 1, "
+         "\"why\": \"w\"}}}",
+         "unknown param \"pool_mid\""},
+        {"{\"id\": \"thor\", \"params\": {\"pool_lo_gib\": {\"value\": 110, \"why\": \"w\"}, "
+         "\"pool_hi_gib\": {\"value\": 123, \"why\": \"w\"}}}",
+         "unknown platform \"thor\""},
+        {"{\"id\": \"gb10\", \"params\": {\"pool_lo_gib\": {\"value\": 110, \"why\": \"\"}, "
+         "\"pool_hi_gib\": {\"value\": 123, \"why\": \"w\"}}}",
+         "\"why\" must say why"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char sub[32];
+        snprintf(sub, sizeof sub, "plat-bad%zu", i);
+        char *e = load_error(write_pack(sub, "ctx.json", platform_pack(bad[i].platform)));
+        cr_expect(strstr(e, "ctx.json: platform") != NULL, "no file and field in: %s", e);
+        cr_expect(strstr(e, bad[i].problem) != NULL, "case %zu: no '%s' in: %s", i, bad[i].problem,
+                  e);
+        free(e);
+    }
+}
+
+Test(match, platform_declared_by_two_files_is_an_error)
+{
+    write_pack("plat-two", "a.json", platform_pack(PLATFORM_OK));
+    char *e = load_error(write_pack("plat-two", "b.json", platform_pack(PLATFORM_OK)));
+    cr_expect(strstr(e, "b.json: platform: declared twice (already in") != NULL, "%s", e);
+    free(e);
+}
