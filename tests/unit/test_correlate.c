@@ -1247,6 +1247,49 @@ Test(correlate, vllm_one_running_request_at_the_ceiling_is_g5_a_batch_is_not)
     cr_assert_lt(finding_conf(r, "G5"), 0.35, "G5 %.2f", finding_conf(r, "G5"));
     corr_result_free(r);
 }
+
+/* A DGX Spark has one GPU: on a run the inputs place on GB10, a tensor-parallel size of 2 is a
+ * group across Sparks even where no node count, host name or spans line is printed (the pack's
+ * one_gpu_platform). Shapes: vLLM's "non-default args" dict (mark-ramsey-ri/vllm-dgx-spark#1),
+ * nvidia-smi -L, torch's watchdog line (pytorch/pytorch#118369). The same log on an H100, or with
+ * no GPU named, is no G10: the size alone does not say the group left the machine. */
+static void write_tp2_watchdog(const char *sub, const char *gpu_line)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, gpu_line);
+    az_buf_puts(&b,
+                "(APIServer pid=3301) INFO 05-19 20:11:04 [utils.py:233] non-default args: "
+                "{'model': 'openai/gpt-oss-120b', 'tensor_parallel_size': 2, "
+                "'gpu_memory_utilization': 0.8}\n"
+                "[rank0]:[E519 20:41:07.408271257 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog "
+                "caught collective operation timeout: WorkNCCL(SeqNum=1580, OpType=ALLREDUCE, "
+                "NumelIn=466119168, NumelOut=466119168, Timeout(ms)=600000) ran for 600060 "
+                "milliseconds before timing out.\n");
+    write_file(sub, "vllm.log", b.data);
+    az_buf_free(&b);
+}
+
+Test(correlate, tp2_on_a_one_gpu_platform_spans_machines)
+{
+    use_shipped_pack();
+    write_tp2_watchdog("spark",
+                       "GPU 0: NVIDIA GB10 (UUID: GPU-2dee1e25-b3b5-007e-2b55-79f2d0f2ebe5)\n");
+    struct corr_result *r = analyze_dir("spark");
+    cr_assert_eq(r->records, 3);
+    cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_tp2_watchdog("h100", "GPU 0: NVIDIA H100 80GB HBM3 (UUID: "
+                               "GPU-9a1c5e7b-3f2d-4c11-8e0a-5b6d7c8e9f01)\n");
+    r = analyze_dir("h100");
+    cr_assert_eq(r->records, 3);
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
+    write_tp2_watchdog("unknown", "");
+    r = analyze_dir("unknown");
+    cr_assert_eq(r->records, 2);
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
+}
 static void write_playbook_run(int broken)
 {
     struct az_buf b = AZ_BUF_INIT;
