@@ -1290,6 +1290,34 @@ Test(correlate, tp2_on_a_one_gpu_platform_spans_machines)
     cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
     corr_result_free(r);
 }
+
+/* No weights line: the served id gives the parameters and the format ("vllm serve
+ * meta-llama/Llama-3.3-70B-Instruct-FP8", vLLM's command line; 70 GB at 1 byte a parameter), the
+ * stats line one request's rate. A DGX Spark's dense 70B FP8 decodes ~2.7 tok/s (a compiled
+ * GB10 throughput table, site-one-liart-13.vercel.app 2026-05-24): 189 GB/s, the ceiling. */
+Test(correlate, served_model_id_and_one_request_rate_at_the_ceiling_is_g5)
+{
+    use_shipped_pack();
+    struct corr_result *r = scan_one(
+        "id70", "vllm.log",
+        "vllm serve meta-llama/Llama-3.3-70B-Instruct-FP8 --max-model-len 8192\n"
+        "(APIServer pid=1) INFO 05-24 10:00:10 [loggers.py:123] Engine 000: Avg prompt "
+        "throughput: 0.0 tokens/s, Avg generation throughput: 2.7 tokens/s, Running: 1 reqs, "
+        "Waiting: 0 reqs, GPU KV cache usage: 0.4%, Prefix cache hit rate: 0.0%\n"
+        "(APIServer pid=1) INFO 05-24 10:00:20 [loggers.py:123] Engine 000: Avg prompt "
+        "throughput: 0.0 tokens/s, Avg generation throughput: 2.7 tokens/s, Running: 1 reqs, "
+        "Waiting: 0 reqs, GPU KV cache usage: 0.4%, Prefix cache hit rate: 0.0%\n");
+    cr_assert_str_eq(verdict_id(r), "G5", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    /* the id of a model with no size in it says nothing: no bytes, no bandwidth */
+    r = scan_one("idnone", "vllm.log",
+                 "vllm serve openai/gpt-oss --max-model-len 8192\n"
+                 "(APIServer pid=1) INFO 05-24 10:00:10 [loggers.py:123] Engine 000: Avg prompt "
+                 "throughput: 0.0 tokens/s, Avg generation throughput: 2.7 tokens/s, Running: 1 "
+                 "reqs, Waiting: 0 reqs, GPU KV cache usage: 0.4%, Prefix cache hit rate: 0.0%\n");
+    cr_assert_lt(finding_conf(r, "G5"), 0.35, "G5 %.2f", finding_conf(r, "G5"));
+    corr_result_free(r);
+}
 static void write_playbook_run(int broken)
 {
     struct az_buf b = AZ_BUF_INIT;
