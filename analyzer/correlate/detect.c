@@ -1357,8 +1357,8 @@ void corr_prim_tp_nodes(struct corr_rule_run *rr)
     /* a platform whose machines carry one GPU each: there a group of two or more ranks cannot
      * fit on one machine, so it spans machines where no count of them is printed */
     const char *one_gpu = S("one_gpu_platform");
-    int one_gpu_group = one_gpu && st->ctx.platform && !strcmp(st->ctx.platform, one_gpu) &&
-                        !isnan(tp) && tp >= 2;
+    int one_gpu_group =
+        one_gpu && st->ctx.platform && !strcmp(st->ctx.platform, one_gpu) && !isnan(tp) && tp >= 2;
     int multi = (!isnan(nn) && nn >= 2) || hs.n >= 2 || remote_nodes >= 2 ||
                 (spans && !isnan(tp) && tp >= 2) || one_gpu_group;
     const char *how_remote = S("how_remote") ? S("how_remote") : S("how_hosts");

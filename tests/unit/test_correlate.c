@@ -1183,7 +1183,6 @@ Test(correlate, decode_far_below_the_ceiling_is_not_g5)
     corr_result_free(r);
 }
 
-
 /* llama-bench's markdown table (ggml-org/llama.cpp tools/llama-bench; the rows of a DGX Spark run
  * posted at jetsonhacks.com spark-llamacpp-bench.html) gives the model's size and the tg rate of
  * one sequence on the same row. The dense row's figures are a DGX Spark's Qwen3-32B BF16 decode
@@ -1211,10 +1210,11 @@ Test(correlate, llama_bench_dense_decode_at_the_ceiling_is_g5_moe_is_not)
     corr_result_free(r);
 }
 
-/* vLLM's weights line ("Model loading took %.4f GiB and %.6f seconds", v1/worker/gpu_model_runner.py)
- * and its stats line: with "Running: 1 reqs" the generation rate is one sequence's, with eight
- * running it is the batch's and says nothing of steps per second. Figures: a DGX Spark's Qwen3-8B
- * BF16 at 13.1 tok/s (lyb.re 2026-03-10): 16.4 GB x 13.1/s = 215 GB/s. */
+/* vLLM's weights line ("Model loading took %.4f GiB and %.6f seconds",
+ * v1/worker/gpu_model_runner.py) and its stats line: with "Running: 1 reqs" the generation rate is
+ * one sequence's, with eight running it is the batch's and says nothing of steps per second.
+ * Figures: a DGX Spark's Qwen3-8B BF16 at 13.1 tok/s (lyb.re 2026-03-10): 16.4 GB x 13.1/s = 215
+ * GB/s. */
 static void write_vllm_decode(const char *sub, int running, double rate)
 {
     struct az_buf b = AZ_BUF_INIT;
@@ -1257,14 +1257,13 @@ static void write_tp2_watchdog(const char *sub, const char *gpu_line)
 {
     struct az_buf b = AZ_BUF_INIT;
     az_buf_puts(&b, gpu_line);
-    az_buf_puts(&b,
-                "(APIServer pid=3301) INFO 05-19 20:11:04 [utils.py:233] non-default args: "
-                "{'model': 'openai/gpt-oss-120b', 'tensor_parallel_size': 2, "
-                "'gpu_memory_utilization': 0.8}\n"
-                "[rank0]:[E519 20:41:07.408271257 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog "
-                "caught collective operation timeout: WorkNCCL(SeqNum=1580, OpType=ALLREDUCE, "
-                "NumelIn=466119168, NumelOut=466119168, Timeout(ms)=600000) ran for 600060 "
-                "milliseconds before timing out.\n");
+    az_buf_puts(&b, "(APIServer pid=3301) INFO 05-19 20:11:04 [utils.py:233] non-default args: "
+                    "{'model': 'openai/gpt-oss-120b', 'tensor_parallel_size': 2, "
+                    "'gpu_memory_utilization': 0.8}\n"
+                    "[rank0]:[E519 20:41:07.408271257 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog "
+                    "caught collective operation timeout: WorkNCCL(SeqNum=1580, OpType=ALLREDUCE, "
+                    "NumelIn=466119168, NumelOut=466119168, Timeout(ms)=600000) ran for 600060 "
+                    "milliseconds before timing out.\n");
     write_file(sub, "vllm.log", b.data);
     az_buf_free(&b);
 }
