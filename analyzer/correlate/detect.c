@@ -1364,14 +1364,24 @@ void corr_prim_tp_nodes(struct corr_rule_run *rr)
     if (!spans) spans = spans_t;
     /* a launcher's worker on another node than its driver: the driver's node and that one */
     size_t remote_nodes = st->nremote ? st->nremote + 1 : 0;
+    /* a platform whose machines carry one GPU each: there a group of two or more ranks cannot
+     * fit on one machine, so it spans machines where no count of them is printed */
+    const char *one_gpu = S("one_gpu_platform");
+    int one_gpu_group =
+        one_gpu && st->ctx.platform && !strcmp(st->ctx.platform, one_gpu) && !isnan(tp) && tp >= 2;
     int multi = (!isnan(nn) && nn >= 2) || hs.n >= 2 || remote_nodes >= 2 ||
-                (spans && !isnan(tp) && tp >= 2);
+                (spans && !isnan(tp) && tp >= 2) || one_gpu_group;
     const char *how_remote = S("how_remote") ? S("how_remote") : S("how_hosts");
     const char *how = !isnan(nn) && nn >= 2 ? S("how_nodes")
                       : hs.n >= 2           ? S("how_hosts")
                       : remote_nodes >= 2   ? how_remote
+                      : spans               ? how_spans
+                      : one_gpu_group       ? S("how_one_gpu")
                                             : how_spans;
-    int several = (!isnan(nn) && nn >= 3) || hs.n >= 3 || remote_nodes >= 3;
+    /* counted by the group alone (one GPU a machine), the machines are as many as its ranks */
+    int counted = (!isnan(nn) && nn >= 2) || hs.n >= 2 || remote_nodes >= 2;
+    int several = (!isnan(nn) && nn >= 3) || hs.n >= 3 || remote_nodes >= 3 ||
+                  (!counted && one_gpu_group && tp >= 3);
     struct corr_var v[] = {VN("tp", tp), VS("nodes", several ? S("several") : S("two")),
                            VS("how", how)};
     size_t nv = AZ_ARRAY_LEN(v);

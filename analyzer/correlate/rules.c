@@ -66,7 +66,7 @@ static const struct prim prims[] = {
      "replaced container bare_host only_sig", "packages at"},
     {"tp-nodes", corr_prim_tp_nodes,
      "tp_fact:s nodes_fact:s spans:g failure:e how_nodes:s how_hosts:s how_spans:s two:s "
-     "several:s how_remote:s? spans_tag:t? how_spans_tag:s?",
+     "several:s how_remote:s? spans_tag:t? how_spans_tag:s? one_gpu_platform:s? how_one_gpu:s?",
      "across group_spans failure per_node tp1 single_node", "tp nodes how"},
     {"after-context", corr_prim_after_context,
      "context:e grad_series:s loss_series:s min_points:n huge:n huge_share:n loss_ratio:n",

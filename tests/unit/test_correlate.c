@@ -1187,6 +1187,140 @@ Test(correlate, decode_far_below_the_ceiling_is_not_g5)
     corr_result_free(r);
 }
 
+/* llama-bench's markdown table (ggml-org/llama.cpp tools/llama-bench; the rows of a DGX Spark run
+ * posted at jetsonhacks.com spark-llamacpp-bench.html) gives the model's size and the tg rate of
+ * one sequence on the same row. The dense row's figures are a DGX Spark's Qwen3-32B BF16 decode
+ * (3.7 tok/s, lyb.re 2026-03-10): 65.5 GB x 3.7/s = 242 GB/s, the ceiling. The MoE rows (the
+ * posted gpt-oss 20B ones) read a fraction of their weights per token: 12.1 GB x 79.7/s is no
+ * bandwidth a GB10 has, so they say nothing about the ceiling. */
+Test(correlate, llama_bench_dense_decode_at_the_ceiling_is_g5_moe_is_not)
+{
+    use_shipped_pack();
+    struct corr_result *r =
+        scan_one("bench-dense", "llama-bench.log",
+                 "Device 0: NVIDIA GB10, compute capability 12.1, VMM: yes\n"
+                 "| model | size | params | backend | ngl | test | t/s |\n"
+                 "| qwen3 32B BF16 | 61.03 GiB | 32.76 B | CUDA | 99 | pp2048 | 1510.32 ± 4.10 |\n"
+                 "| qwen3 32B BF16 | 61.03 GiB | 32.76 B | CUDA | 99 | tg32 | 3.70 ± 0.01 |\n");
+    cr_assert_str_eq(verdict_id(r), "G5", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    r = scan_one("bench-moe", "llama-bench.log",
+                 "Device 0: NVIDIA GB10, compute capability 12.1, VMM: yes\n"
+                 "| model | size | params | test | t/s |\n"
+                 "| gpt-oss 20B MXFP4 MoE | 11.27 GiB | 20.91 B | pp2048 | 3610.56 ± 15.16 |\n"
+                 "| gpt-oss 20B MXFP4 MoE | 11.27 GiB | 20.91 B | tg32 | 79.74 ± 0.43 |\n"
+                 "| gpt-oss 20B MXFP4 MoE | 11.27 GiB | 20.91 B | tg32 @ d4096 | 74.63 ± 0.15 |\n");
+    cr_assert_lt(finding_conf(r, "G5"), 0.35, "G5 %.2f", finding_conf(r, "G5"));
+    corr_result_free(r);
+}
+
+/* vLLM's weights line ("Model loading took %.4f GiB and %.6f seconds",
+ * v1/worker/gpu_model_runner.py) and its stats line: with "Running: 1 reqs" the generation rate is
+ * one sequence's, with eight running it is the batch's and says nothing of steps per second.
+ * Figures: a DGX Spark's Qwen3-8B BF16 at 13.1 tok/s (lyb.re 2026-03-10): 16.4 GB x 13.1/s = 215
+ * GB/s. */
+static void write_vllm_decode(const char *sub, int running, double rate)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "(EngineCore_DP0 pid=211) INFO 03-10 09:12:40 [gpu_model_runner.py:2653] "
+                    "Model loading took 15.2683 GiB and 41.220713 seconds\n");
+    for (int i = 0; i < 6; i++)
+        az_buf_printf(&b,
+                      "(APIServer pid=1) INFO 03-10 09:%02d:%02d [loggers.py:123] Engine 000: Avg "
+                      "prompt throughput: 0.0 tokens/s, Avg generation throughput: %.1f tokens/s, "
+                      "Running: %d reqs, Waiting: 0 reqs, GPU KV cache usage: 1.2%%, Prefix cache "
+                      "hit rate: 0.0%%\n",
+                      20 + i / 6, i * 10 % 60, rate, running);
+    write_file(sub, "vllm.log", b.data);
+    az_buf_free(&b);
+}
+
+Test(correlate, vllm_one_running_request_at_the_ceiling_is_g5_a_batch_is_not)
+{
+    use_shipped_pack();
+    write_vllm_decode("one", 1, 13.1);
+    struct corr_result *r = analyze_dir("one");
+    cr_assert_gt(r->records, 0);
+    cr_assert_str_eq(verdict_id(r), "G5", "verdict %s", verdict_id(r));
+    cr_assert(strstr(r->findings[0].summary, "Single-sequence") != NULL, "%s",
+              r->findings[0].summary);
+    corr_result_free(r);
+    write_vllm_decode("eight", 8, 104.8);
+    r = analyze_dir("eight");
+    cr_assert_gt(r->records, 0);
+    cr_assert_lt(finding_conf(r, "G5"), 0.35, "G5 %.2f", finding_conf(r, "G5"));
+    corr_result_free(r);
+}
+
+/* A DGX Spark has one GPU: on a run the inputs place on GB10, a tensor-parallel size of 2 is a
+ * group across Sparks even where no node count, host name or spans line is printed (the pack's
+ * one_gpu_platform). Shapes: vLLM's "non-default args" dict (mark-ramsey-ri/vllm-dgx-spark#1),
+ * nvidia-smi -L, torch's watchdog line (pytorch/pytorch#118369). The same log on an H100, or with
+ * no GPU named, is no G10: the size alone does not say the group left the machine. */
+static void write_tp2_watchdog(const char *sub, const char *gpu_line)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, gpu_line);
+    az_buf_puts(&b, "(APIServer pid=3301) INFO 05-19 20:11:04 [utils.py:233] non-default args: "
+                    "{'model': 'openai/gpt-oss-120b', 'tensor_parallel_size': 2, "
+                    "'gpu_memory_utilization': 0.8}\n"
+                    "[rank0]:[E519 20:41:07.408271257 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog "
+                    "caught collective operation timeout: WorkNCCL(SeqNum=1580, OpType=ALLREDUCE, "
+                    "NumelIn=466119168, NumelOut=466119168, Timeout(ms)=600000) ran for 600060 "
+                    "milliseconds before timing out.\n");
+    write_file(sub, "vllm.log", b.data);
+    az_buf_free(&b);
+}
+
+Test(correlate, tp2_on_a_one_gpu_platform_spans_machines)
+{
+    use_shipped_pack();
+    write_tp2_watchdog("spark",
+                       "GPU 0: NVIDIA GB10 (UUID: GPU-2dee1e25-b3b5-007e-2b55-79f2d0f2ebe5)\n");
+    struct corr_result *r = analyze_dir("spark");
+    cr_assert_eq(r->records, 3);
+    cr_assert_str_eq(verdict_id(r), "G10", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_tp2_watchdog("h100", "GPU 0: NVIDIA H100 80GB HBM3 (UUID: "
+                               "GPU-9a1c5e7b-3f2d-4c11-8e0a-5b6d7c8e9f01)\n");
+    r = analyze_dir("h100");
+    cr_assert_eq(r->records, 3);
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
+    write_tp2_watchdog("unknown", "");
+    r = analyze_dir("unknown");
+    cr_assert_eq(r->records, 2);
+    cr_assert_lt(finding_conf(r, "G10"), 0.35, "G10 %.2f", finding_conf(r, "G10"));
+    corr_result_free(r);
+}
+
+/* No weights line: the served id gives the parameters and the format ("vllm serve
+ * meta-llama/Llama-3.3-70B-Instruct-FP8", vLLM's command line; 70 GB at 1 byte a parameter), the
+ * stats line one request's rate. A DGX Spark's dense 70B FP8 decodes ~2.7 tok/s (a compiled
+ * GB10 throughput table, site-one-liart-13.vercel.app 2026-05-24): 189 GB/s, the ceiling. */
+Test(correlate, served_model_id_and_one_request_rate_at_the_ceiling_is_g5)
+{
+    use_shipped_pack();
+    struct corr_result *r = scan_one(
+        "id70", "vllm.log",
+        "vllm serve meta-llama/Llama-3.3-70B-Instruct-FP8 --max-model-len 8192\n"
+        "(APIServer pid=1) INFO 05-24 10:00:10 [loggers.py:123] Engine 000: Avg prompt "
+        "throughput: 0.0 tokens/s, Avg generation throughput: 2.7 tokens/s, Running: 1 reqs, "
+        "Waiting: 0 reqs, GPU KV cache usage: 0.4%, Prefix cache hit rate: 0.0%\n"
+        "(APIServer pid=1) INFO 05-24 10:00:20 [loggers.py:123] Engine 000: Avg prompt "
+        "throughput: 0.0 tokens/s, Avg generation throughput: 2.7 tokens/s, Running: 1 reqs, "
+        "Waiting: 0 reqs, GPU KV cache usage: 0.4%, Prefix cache hit rate: 0.0%\n");
+    cr_assert_str_eq(verdict_id(r), "G5", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    /* the id of a model with no size in it says nothing: no bytes, no bandwidth */
+    r = scan_one("idnone", "vllm.log",
+                 "vllm serve openai/gpt-oss --max-model-len 8192\n"
+                 "(APIServer pid=1) INFO 05-24 10:00:10 [loggers.py:123] Engine 000: Avg prompt "
+                 "throughput: 0.0 tokens/s, Avg generation throughput: 2.7 tokens/s, Running: 1 "
+                 "reqs, Waiting: 0 reqs, GPU KV cache usage: 0.4%, Prefix cache hit rate: 0.0%\n");
+    cr_assert_lt(finding_conf(r, "G5"), 0.35, "G5 %.2f", finding_conf(r, "G5"));
+    corr_result_free(r);
+}
 static void write_playbook_run(int broken)
 {
     struct az_buf b = AZ_BUF_INIT;
