@@ -2209,9 +2209,11 @@ Test(correlate, sdpa_cutlass_fmha_kernel_range_is_a_hint_flash_attn_own_is_g2)
 }
 
 /* flash-attn 4's CuTe kernels failing to compile on SM120 (Dao-AILab/flash-attention#2453's
- * traceback shape): the frames are context, never the first error; the MLIRError line is, as a
- * hint (CuTe DSL kernels elsewhere print it too). FA4's own arch assertion on a B300 sm_103
- * (lightseekorg/tokenspeed#5) is G2 by itself. */
+ * traceback shape): the frames are context, never the first error; the MLIRError line is. Beside
+ * flash_attn/cute frames it is FA4 chosen for a GPU its kernels do not cover (G2's
+ * context-present rule on CTX.flash-attn-cute-call); without them (another CuTe DSL kernel,
+ * here an NVFP4 GEMM's make_tiled_tma_atom_B) it stays a hint. FA4's own arch assertion on a
+ * B300 sm_103 (lightseekorg/tokenspeed#5) is G2 by itself. */
 Test(correlate, fa4_cute_failures_name_the_exception_line)
 {
     use_shipped_pack();
@@ -2224,10 +2226,19 @@ Test(correlate, fa4_cute_failures_name_the_exception_line)
                "failed:\n"
                "error: unknown: expects `coord` and shape of view are weakly congruent\n");
     struct corr_result *r = analyze_dir("mlir");
-    cr_assert_str_eq(verdict_id(r), "none", "a hint only (%s)", verdict_id(r));
-    cr_expect_gt(finding_conf(r, "G2"), 0.0);
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "G2", "FA4's own kernel (%s)", verdict_id(r));
     cr_assert_not_null(r->first_error);
     cr_expect_eq(r->first_error->line, 3u, "the exception line, not a frame");
+    corr_result_free(r);
+    write_file("mlir-other", "serve.log",
+               "  File \"/opt/kernels/nvfp4_gemm.py\", line 212, in make_tiled_tma_atom_B\n"
+               "cutlass._mlir._mlir_libs._site_initialize.<locals>.MLIRError: Operation creation "
+               "failed:\n");
+    r = analyze_dir("mlir-other");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "none", "a hint only (%s)", verdict_id(r));
+    cr_expect_gt(finding_conf(r, "G2"), 0.0);
     corr_result_free(r);
     write_file("b300", "serve.log",
                "  File \"/usr/local/lib/python3.12/dist-packages/flash_attn/cute/"
@@ -2712,5 +2723,78 @@ Test(correlate, a_terminate_line_yields_to_the_failure_its_what_line_names)
     cr_assert_not_null(r->first_error);
     cr_expect_eq(r->first_error->line, 1u);
     cr_expect(r->first_error->sig->role == MATCH_ROLE_CASCADE);
+    corr_result_free(r);
+}
+
+/* CUDA's "no kernel image" names G1 by itself only on a GB10: there a binary without SM12x code
+ * is the wheel/arch mechanism; on a Pascal card a new wheel dropped, the same line is no gotcha.
+ * The GPU lines copy nvidia-smi -L's format; the error line is pytorch/pytorch#6515's. */
+Test(correlate, no_kernel_image_is_g1_on_gb10_only)
+{
+    use_shipped_pack();
+    write_file("nki-gb10", "run.log",
+               "GPU 0: NVIDIA GB10 (UUID: GPU-5f2b3c1a-0000-0000-0000-000000000000)\n"
+               "RuntimeError: CUDA error: no kernel image is available for execution on the "
+               "device\n");
+    struct corr_result *r = analyze_dir("nki-gb10");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_file("nki-pascal", "run.log",
+               "GPU 0: NVIDIA GeForce GTX 1080 (UUID: GPU-0a1b2c3d-0000-0000-0000-000000000000)\n"
+               "RuntimeError: CUDA error: no kernel image is available for execution on the "
+               "device\n");
+    r = analyze_dir("nki-pascal");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_expect_gt(finding_conf(r, "G1"), 0.0, "still weighed as a hint");
+    corr_result_free(r);
+}
+
+/* A +cpu torch on an aarch64 Linux host is PyPI's CPU-only linux-aarch64 wheel (G1's
+ * context-present rule on CTX.linux-aarch64); the same torch on x86_64 is a choice, not G1 alone.
+ * Lines copy torch/utils/collect_env.py's output (a posted aarch64 collect_env, torch 2.5.1). */
+Test(correlate, cpu_torch_on_aarch64_is_g1)
+{
+    use_shipped_pack();
+    write_file("cpu-arm", "env.txt",
+               "PyTorch version: 2.5.1+cpu\n"
+               "Is debug build: False\n"
+               "CUDA used to build PyTorch: None\n"
+               "OS: Ubuntu 18.04 LTS (aarch64)\n");
+    struct corr_result *r = analyze_dir("cpu-arm");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_file("cpu-x86", "env.txt",
+               "PyTorch version: 2.5.1+cpu\n"
+               "Is debug build: False\n"
+               "CUDA used to build PyTorch: None\n"
+               "OS: Ubuntu 22.04.4 LTS (x86_64)\n");
+    r = analyze_dir("cpu-x86");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_neq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* vLLM's CMake skipping its NVFP4 kernels is G7 only on a build that targets SM12x (G7's
+ * context-present rule on CTX.sm12x-build-target); on a 9.0a build the line is the healthy
+ * default. Messages from vllm-project/vllm CMakeLists.txt (message(STATUS ...)). */
+Test(correlate, vllm_fp4_skipped_on_sm12x_build_is_g7)
+{
+    use_shipped_pack();
+    write_file("fp4-sm12x", "build.log",
+               "-- CUDA target architectures: 12.0\n"
+               "-- Not building NVFP4 as no compatible archs were found.\n");
+    struct corr_result *r = analyze_dir("fp4-sm12x");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "G7", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_file("fp4-h100", "build.log",
+               "-- CUDA target architectures: 9.0a\n"
+               "-- Not building NVFP4 as no compatible archs were found.\n");
+    r = analyze_dir("fp4-h100");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
