@@ -2798,3 +2798,50 @@ Test(correlate, vllm_fp4_skipped_on_sm12x_build_is_g7)
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
+
+/* A loader error for the CUDA 12 runtime is G1 (a CUDA 12 binary where only CUDA 13's runtime is
+ * installed) unless a listing shows that runtime on disk beside it: then the library is shipped
+ * and the failure is its soname link or the loader path (G1.cuda12-runtime-listed, contrary).
+ * The listing lines copy an Ollama release tarball read with tar -tv; the error line is the
+ * dynamic loader's. */
+Test(correlate, cuda12_runtime_listed_is_contrary_to_g1)
+{
+    use_shipped_pack();
+    const char *err = "./bin/ollama: error while loading shared libraries: libcudart.so.12: "
+                      "cannot open shared object file: No such file or directory\n";
+    write_file("rt-missing", "run.log", err);
+    struct corr_result *r = analyze_dir("rt-missing");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
+    double alone = finding_conf(r, "G1");
+    corr_result_free(r);
+    write_file("rt-listed", "run.log", err);
+    write_file("rt-listed", "tar-tv.txt",
+               "-rwxr-xr-x root/root  30064856 2025-01-17 00:47 ./bin/ollama\n"
+               "lrwxrwxrwx root/root         0 2025-01-17 00:52 ./lib/ollama/libcudart.so.12 -> "
+               "libcudart.so.12.4.127\n"
+               "-rwxr-xr-x root/root    687456 2025-01-17 00:52 "
+               "./lib/ollama/libcudart.so.12.4.127\n");
+    r = analyze_dir("rt-listed");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_expect_lt(finding_conf(r, "G1"), alone, "the listing lowers G1");
+    corr_result_free(r);
+}
+
+/* On a GB10, "no kernel image" alone names G1 (decisive_on), but flash-attn's own arch check
+ * before it (its 'kernel built for smXX-smYY' FATAL line, the shape G2.kernel-built-for-sm-range
+ * cites) makes it flash-attn's kernel: G2 explains G1. */
+Test(correlate, flash_attn_arch_check_explains_no_kernel_image)
+{
+    use_shipped_pack();
+    write_file("fa-nki", "run.log",
+               "GPU 0: NVIDIA GB10 (UUID: GPU-5f2b3c1a-0000-0000-0000-000000000000)\n"
+               "FATAL: kernel built for sm80-sm100, but running on sm121\n"
+               "RuntimeError: CUDA error: no kernel image is available for execution on the "
+               "device\n");
+    struct corr_result *r = analyze_dir("fa-nki");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "G2", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
