@@ -2347,9 +2347,11 @@ Test(correlate, sdpa_cutlass_fmha_kernel_range_is_a_hint_flash_attn_own_is_g2)
 }
 
 /* flash-attn 4's CuTe kernels failing to compile on SM120 (Dao-AILab/flash-attention#2453's
- * traceback shape): the frames are context, never the first error; the MLIRError line is, as a
- * hint (CuTe DSL kernels elsewhere print it too). FA4's own arch assertion on a B300 sm_103
- * (lightseekorg/tokenspeed#5) is G2 by itself. */
+ * traceback shape): the frames are context, never the first error; the MLIRError line is. Beside
+ * flash_attn/cute frames it is FA4 chosen for a GPU its kernels do not cover (G2's
+ * context-present rule on CTX.flash-attn-cute-call); without them (another CuTe DSL kernel,
+ * here an NVFP4 GEMM's make_tiled_tma_atom_B) it stays a hint. FA4's own arch assertion on a
+ * B300 sm_103 (lightseekorg/tokenspeed#5) is G2 by itself. */
 Test(correlate, fa4_cute_failures_name_the_exception_line)
 {
     use_shipped_pack();
@@ -2362,10 +2364,19 @@ Test(correlate, fa4_cute_failures_name_the_exception_line)
                "failed:\n"
                "error: unknown: expects `coord` and shape of view are weakly congruent\n");
     struct corr_result *r = analyze_dir("mlir");
-    cr_assert_str_eq(verdict_id(r), "none", "a hint only (%s)", verdict_id(r));
-    cr_expect_gt(finding_conf(r, "G2"), 0.0);
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "G2", "FA4's own kernel (%s)", verdict_id(r));
     cr_assert_not_null(r->first_error);
     cr_expect_eq(r->first_error->line, 3u, "the exception line, not a frame");
+    corr_result_free(r);
+    write_file("mlir-other", "serve.log",
+               "  File \"/opt/kernels/nvfp4_gemm.py\", line 212, in make_tiled_tma_atom_B\n"
+               "cutlass._mlir._mlir_libs._site_initialize.<locals>.MLIRError: Operation creation "
+               "failed:\n");
+    r = analyze_dir("mlir-other");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "none", "a hint only (%s)", verdict_id(r));
+    cr_expect_gt(finding_conf(r, "G2"), 0.0);
     corr_result_free(r);
     write_file("b300", "serve.log",
                "  File \"/usr/local/lib/python3.12/dist-packages/flash_attn/cute/"
@@ -2977,6 +2988,79 @@ Test(correlate, ollama_refusing_a_model_under_the_gb10_pool_is_g3)
     corr_result_free(r);
 }
 
+/* CUDA's "no kernel image" names G1 by itself only on a GB10: there a binary without SM12x code
+ * is the wheel/arch mechanism; on a Pascal card a new wheel dropped, the same line is no gotcha.
+ * The GPU lines copy nvidia-smi -L's format; the error line is pytorch/pytorch#6515's. */
+Test(correlate, no_kernel_image_is_g1_on_gb10_only)
+{
+    use_shipped_pack();
+    write_file("nki-gb10", "run.log",
+               "GPU 0: NVIDIA GB10 (UUID: GPU-5f2b3c1a-0000-0000-0000-000000000000)\n"
+               "RuntimeError: CUDA error: no kernel image is available for execution on the "
+               "device\n");
+    struct corr_result *r = analyze_dir("nki-gb10");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_file("nki-pascal", "run.log",
+               "GPU 0: NVIDIA GeForce GTX 1080 (UUID: GPU-0a1b2c3d-0000-0000-0000-000000000000)\n"
+               "RuntimeError: CUDA error: no kernel image is available for execution on the "
+               "device\n");
+    r = analyze_dir("nki-pascal");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_expect_gt(finding_conf(r, "G1"), 0.0, "still weighed as a hint");
+    corr_result_free(r);
+}
+
+/* A +cpu torch on an aarch64 Linux host is PyPI's CPU-only linux-aarch64 wheel (G1's
+ * context-present rule on CTX.linux-aarch64); the same torch on x86_64 is a choice, not G1 alone.
+ * Lines copy torch/utils/collect_env.py's output (a posted aarch64 collect_env, torch 2.5.1). */
+Test(correlate, cpu_torch_on_aarch64_is_g1)
+{
+    use_shipped_pack();
+    write_file("cpu-arm", "env.txt",
+               "PyTorch version: 2.5.1+cpu\n"
+               "Is debug build: False\n"
+               "CUDA used to build PyTorch: None\n"
+               "OS: Ubuntu 18.04 LTS (aarch64)\n");
+    struct corr_result *r = analyze_dir("cpu-arm");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_file("cpu-x86", "env.txt",
+               "PyTorch version: 2.5.1+cpu\n"
+               "Is debug build: False\n"
+               "CUDA used to build PyTorch: None\n"
+               "OS: Ubuntu 22.04.4 LTS (x86_64)\n");
+    r = analyze_dir("cpu-x86");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_neq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* vLLM's CMake skipping its NVFP4 kernels is G7 only on a build that targets SM12x (G7's
+ * context-present rule on CTX.sm12x-build-target); on a 9.0a build the line is the healthy
+ * default. Messages from vllm-project/vllm CMakeLists.txt (message(STATUS ...)). */
+Test(correlate, vllm_fp4_skipped_on_sm12x_build_is_g7)
+{
+    use_shipped_pack();
+    write_file("fp4-sm12x", "build.log",
+               "-- CUDA target architectures: 12.0\n"
+               "-- Not building NVFP4 as no compatible archs were found.\n");
+    struct corr_result *r = analyze_dir("fp4-sm12x");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "G7", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_file("fp4-h100", "build.log",
+               "-- CUDA target architectures: 9.0a\n"
+               "-- Not building NVFP4 as no compatible archs were found.\n");
+    r = analyze_dir("fp4-h100");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
 /* A GB10 host by its OEM's default name (an ASUS Ascent GX10 is gx10-<4 hex>: a public 3-node
  * GX10 cluster inventory, plurigrid/asi skills/gx10-cluster) places the run on GB10, so a lone
  * kernel OOM kill of a vLLM engine is G3 there; an x86_64 host fact beside it places nothing
@@ -3017,5 +3101,52 @@ Test(correlate, a_gb10_host_name_places_the_run_on_gb10)
                "|   0  NVIDIA H100 80GB HBM3          On  |   00000000:19:00.0 Off |\n");
     r = analyze_dir("h100");
     cr_assert_str_eq(r->context.platform, "other");
+    corr_result_free(r);
+}
+
+/* A loader error for the CUDA 12 runtime is G1 (a CUDA 12 binary where only CUDA 13's runtime is
+ * installed) unless a listing shows that runtime on disk beside it: then the library is shipped
+ * and the failure is its soname link or the loader path (G1.cuda12-runtime-listed, contrary).
+ * The listing lines copy an Ollama release tarball read with tar -tv; the error line is the
+ * dynamic loader's. */
+Test(correlate, cuda12_runtime_listed_is_contrary_to_g1)
+{
+    use_shipped_pack();
+    const char *err = "./bin/ollama: error while loading shared libraries: libcudart.so.12: "
+                      "cannot open shared object file: No such file or directory\n";
+    write_file("rt-missing", "run.log", err);
+    struct corr_result *r = analyze_dir("rt-missing");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
+    double alone = finding_conf(r, "G1");
+    corr_result_free(r);
+    write_file("rt-listed", "run.log", err);
+    write_file("rt-listed", "tar-tv.txt",
+               "-rwxr-xr-x root/root  30064856 2025-01-17 00:47 ./bin/ollama\n"
+               "lrwxrwxrwx root/root         0 2025-01-17 00:52 ./lib/ollama/libcudart.so.12 -> "
+               "libcudart.so.12.4.127\n"
+               "-rwxr-xr-x root/root    687456 2025-01-17 00:52 "
+               "./lib/ollama/libcudart.so.12.4.127\n");
+    r = analyze_dir("rt-listed");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_expect_lt(finding_conf(r, "G1"), alone, "the listing lowers G1");
+    corr_result_free(r);
+}
+
+/* On a GB10, "no kernel image" alone names G1 (decisive_on), but flash-attn's own arch check
+ * before it (its 'kernel built for smXX-smYY' FATAL line, the shape G2.kernel-built-for-sm-range
+ * cites) makes it flash-attn's kernel: G2 explains G1. */
+Test(correlate, flash_attn_arch_check_explains_no_kernel_image)
+{
+    use_shipped_pack();
+    write_file("fa-nki", "run.log",
+               "GPU 0: NVIDIA GB10 (UUID: GPU-5f2b3c1a-0000-0000-0000-000000000000)\n"
+               "FATAL: kernel built for sm80-sm100, but running on sm121\n"
+               "RuntimeError: CUDA error: no kernel image is available for execution on the "
+               "device\n");
+    struct corr_result *r = analyze_dir("fa-nki");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_str_eq(verdict_id(r), "G2", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
