@@ -3205,3 +3205,25 @@ Test(correlate, kr6_tensorrt_llm_logger_lines_are_first_errors)
     cr_assert_eq(r->first_error->line, 2u);
     corr_result_free(r);
 }
+
+/* The source line CPython echoes under a frame is program text: a signature that knows the
+ * message it asserts (G2.fa4-cute-arch-assert) names the AssertionError line after it, not the
+ * echo. Frame shape: Dao-AILab/flash-attention flash_attn/cute/flash_fwd_sm100.py's check as a
+ * traceback prints it (CPython traceback format, four-space source indent). */
+Test(correlate, kr6_traceback_source_echo_is_never_the_first_error)
+{
+    use_shipped_pack();
+    write_file("kr6-echo", "server.log",
+               "Traceback (most recent call last):\n"
+               "  File \"/usr/local/lib/python3.12/dist-packages/flash_attn/cute/flash_fwd_sm100.py\", "
+               "line 108, in __init__\n"
+               "    assert self.arch >= Arch.sm_100 and self.arch <= Arch.sm_110f, \"Only SM 10.x "
+               "and 11.x are supported\"\n"
+               "AssertionError: Only SM 10.x and 11.x are supported\n");
+    struct corr_result *r = analyze_dir("kr6-echo");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_not_null(r->first_error);
+    cr_assert_eq(r->first_error->line, 4u, "the exception line, not the echoed assert (got %u)",
+                 (unsigned)r->first_error->line);
+    corr_result_free(r);
+}

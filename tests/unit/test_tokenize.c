@@ -1429,6 +1429,27 @@ Test(tokenize, prefix_tensorrt_llm_python_and_cpp_loggers)
     ASSERT_KEPT("[TensorRT-LLM][Rank 1] x");
 }
 
+Test(tokenize, prefix_python_traceback_source_echo_has_no_message)
+{
+    /* CPython prints a frame's source line under "  File ..., line N, in f", indented by four
+     * spaces (traceback.FrameSummary / StackSummary.format); lines from
+     * facebookresearch/detectron2#460 (raise) and Dao-AILab/flash-attention's
+     * flash_attn/cute/flash_fwd_sm100.py (assert) */
+    struct stripped s = strip("    raise AssertionError(\"Torch not compiled with CUDA enabled\")");
+    cr_assert_str_eq(s.layers, "py-source");
+    cr_assert_str_eq(s.body, "");
+    s = strip("    assert self.arch >= Arch.sm_100 and self.arch <= Arch.sm_110f, \"Only SM 10.x and "
+              "11.x are supported\"");
+    cr_assert_str_eq(s.layers, "py-source");
+    cr_assert_str_eq(s.body, "");
+    /* the exception line itself, other indents and other statements keep their message */
+    ASSERT_KEPT("AssertionError: Torch not compiled with CUDA enabled");
+    ASSERT_KEPT("  raise RuntimeError(msg)");
+    ASSERT_KEPT("    raised = True");
+    ASSERT_KEPT("    Uninstalling torch-2.3.1+cu121:");
+    ASSERT_KEPT("assert self.arch >= Arch.sm_100, \"Only SM 10.x and 11.x are supported\"");
+}
+
 Test(tokenize, prefix_plain_records_keep_their_bytes)
 {
     ASSERT_KEPT("2026-11-29 10:12:55,123 - INFO - trainer: step 10");
