@@ -22,9 +22,13 @@
  *   %Z  RFC 3339 UTC stamp "2026-01-28T23:59:42Z"   %A  the same with 7 fraction digits (.NET's
  *       round-trip format, GitHub Actions: RFC 5424 syslog allows 6 at most, so never syslog's)
  *       (each -> time; the outermost layer's time is kept: the collector's stamp has the year)
+ *   %t  TensorRT-LLM's "MM/DD/YYYY-hh:mm:ss" -> time   %e  a one-letter level "E", "W", "I" -> level
+ *   %q  TensorRT-LLM's optional "[RANK N] " -> rank (zero bytes when absent)
  *   %w  SGLang's " TP0", " DP1 PP0" tags (zero or more) -> process
  *   %u  Ray's elapsed time "2m13s"   %-  a run of '-'   %_  one or more spaces   %2  two or more
  *   %b  one optional space           %>X  the next byte must be X (not consumed)
+ *   %y  a Python "assert " or "raise " statement and the rest of the record: the whole line is
+ *       prefix, the message is empty
  */
 #include <assert.h>
 #include <pthread.h>
@@ -71,6 +75,15 @@ struct shape {
  *   sglang       SGLang's "[2025-03-07 09:25:11 TP1] "
  *   hf           transformers' examples "[INFO|trainer.py:2314] "
  *   ipython      IPython's traceback gutter "----> 3 "
+ *   py-source    the source line CPython echoes under a traceback frame ("  File ..., line N, in f"
+ *                then the statement indented by four spaces): "    assert cond, \"msg\"",
+ *                "    raise RuntimeError(msg)". It is program text, not a message: its body is
+ *                empty, so no signature takes the echo of a raise for the failure it raises
+ *                (the exception line after the frames is that failure)
+ *   trtllm       TensorRT-LLM's Python logger "[07/08/2025-19:47:15] [TRT-LLM] [RANK 1] [E] ", before
+ *                the rank was added "[10/21/2025-23:23:13] [TRT-LLM] [I] " (tensorrt_llm/logger.py:
+ *                strftime "%m/%d/%Y-%H:%M:%S", severity letters F/E/W/I/V), and its C++ logger
+ *                "[TensorRT-LLM][ERROR] " (cpp/tensorrt_llm/common/logger.cpp, runtime/tllmLogger.cpp)
  * Order matters within a first byte: the more specific shape first.
  */
 static const struct shape shapes[] = {
@@ -103,6 +116,9 @@ static const struct shape shapes[] = {
     {"sglang", TOK_PREFIX_MESSAGE, "[%I%w] ", 0},
     {"hf", TOK_PREFIX_MESSAGE, "[%l|%f] ", 0},
     {"ipython", TOK_PREFIX_MESSAGE, "%-> %d ", 0},
+    {"py-source", TOK_PREFIX_MESSAGE, "    %y", 0},
+    {"trtllm", TOK_PREFIX_MESSAGE, "[%t] [TRT-LLM] %q[%e] ", 0},
+    {"trtllm", TOK_PREFIX_MESSAGE, "[TensorRT-LLM][%l] ", 0},
 };
 
 /* candidates() keeps one bit per shape in a uint32_t */
@@ -430,6 +446,31 @@ static int match_tmpl(const char *p, size_t end, size_t i, const char *t, struct
             n = e - i;
             break;
         }
+        case 't': {
+            size_t e = 0;
+            struct az_time tm = tok_slash_stamp_at(p, end, i, &e);
+            if (tm.kind == AZ_TIME_NONE) return 0;
+            c->time = tm;
+            c->time_end = e;
+            n = e - i;
+            break;
+        }
+        case 'q':
+            if (end - i > 6 && memcmp(p + i, "[RANK ", 6) == 0) {
+                size_t d = number(p, end, i + 6);
+                if (!d || i + 6 + d + 1 >= end || p[i + 6 + d] != ']' || p[i + 7 + d] != ' ')
+                    return 0;
+                put(c, CAP_RANK, i + 6, d);
+                n = 6 + d + 2;
+            }
+            break;
+        case 'e': {
+            enum tok_level lv = i < end ? tok_level_letter((unsigned char)p[i]) : TOK_LEVEL_NONE;
+            if (lv == TOK_LEVEL_NONE) return 0;
+            c->level = lv;
+            n = 1;
+            break;
+        }
         case 'w': n = sglang_tags(p, end, i, c) - i; break;
         case 'u':
             n = run(p, end, i, B_ELAPSED, 16);
@@ -445,6 +486,12 @@ static int match_tmpl(const char *p, size_t end, size_t i, const char *t, struct
             if (n < (conv == '2' ? 2u : 1u)) return 0;
             break;
         case 'b': n = i < end && p[i] == ' '; break;
+        case 'y':
+            if (!((end - i > 7 && memcmp(p + i, "assert ", 7) == 0) ||
+                  (end - i > 6 && memcmp(p + i, "raise ", 6) == 0)))
+                return 0;
+            n = end - i;
+            break;
         case '>':
             if (!*++t || i >= end || p[i] != *t) return 0;
             break;

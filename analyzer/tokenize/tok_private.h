@@ -28,6 +28,13 @@ struct az_time tok_stamp_at(const char *p, size_t len, size_t i, size_t *end, en
 /* vLLM's "MM-DD hh:mm:ss[.frac]" at p[i]. */
 struct az_time tok_mmdd_at(const char *p, size_t len, size_t i, size_t *end);
 
+/* TensorRT(-LLM)'s Python logger stamp "MM/DD/YYYY-hh:mm:ss" at p[i]. */
+struct az_time tok_slash_stamp_at(const char *p, size_t len, size_t i, size_t *end);
+
+/* The level of a one-letter severity, TensorRT's "[E]" / "[W]" / "[I]" / "[V]" / "[F]" (and glog's
+ * letters), else TOK_LEVEL_NONE. */
+enum tok_level tok_level_letter(unsigned char c);
+
 /* The level of a word p[0..n) when it is one of the logging level names, else TOK_LEVEL_NONE. */
 enum tok_level tok_level_word(const char *p, size_t n);
 

@@ -304,6 +304,23 @@ struct az_time tok_mmdd_at(const char *p, size_t len, size_t i, size_t *end)
     return make_noyear(mo, d, h, mi, s, us);
 }
 
+/* TensorRT's and TensorRT-LLM's Python logger stamp, strftime "%m/%d/%Y-%H:%M:%S":
+ * "07/08/2025-19:47:15" (tensorrt_llm/logger.py). */
+struct az_time tok_slash_stamp_at(const char *p, size_t len, size_t i, size_t *end)
+{
+    unsigned mo, d, y, h, mi, s;
+    size_t j;
+    if (!read_digits(p, len, i, 2, &mo) || i + 2 >= len || p[i + 2] != '/' ||
+        !read_digits(p, len, i + 3, 2, &d) || i + 5 >= len || p[i + 5] != '/' ||
+        !read_digits(p, len, i + 6, 4, &y) || i + 10 >= len || p[i + 10] != '-')
+        return tok_no_time;
+    if (y < 1970 || y > 2199 || !valid_date(y, mo, d)) return tok_no_time;
+    if (!read_clock(p, len, i + 11, &h, &mi, &s, &j)) return tok_no_time;
+    if (j < len && is_alnum((unsigned char)p[j])) return tok_no_time;
+    *end = j;
+    return make_abs(y, mo, d, h, mi, s, 0);
+}
+
 /* vLLM "INFO 11-29 10:12:55" and "WARNING 11-29 ..." with no logger source after it (the shape
  * with one is a prefix, tok_prefix.c). */
 static struct az_time parse_vllm(const char *p, size_t len, size_t i, size_t *end,
@@ -450,6 +467,19 @@ static enum tok_level level_from_word(const char *w, size_t n, unsigned char nex
 enum tok_level tok_level_word(const char *p, size_t n)
 {
     return level_from_word(p, n, ' ');
+}
+
+enum tok_level tok_level_letter(unsigned char c)
+{
+    switch (c) {
+    case 'F': return TOK_LEVEL_FATAL;
+    case 'E': return TOK_LEVEL_ERROR;
+    case 'W': return TOK_LEVEL_WARN;
+    case 'I': return TOK_LEVEL_INFO;
+    case 'V':
+    case 'D': return TOK_LEVEL_DEBUG;
+    default: return TOK_LEVEL_NONE;
+    }
 }
 
 enum tok_level tok_level_of_priority(unsigned prio)

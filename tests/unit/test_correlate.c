@@ -3150,3 +3150,80 @@ Test(correlate, flash_attn_arch_check_explains_no_kernel_image)
     cr_assert_str_eq(verdict_id(r), "G2", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
+
+/* ---- kr6: first error and root line across tool formats (shipped pack) ---- */
+
+/* A parent's SIGKILL report is a consequence: with the kernel's kill line in the inputs the kill
+ * line is the first error, alone the report is. Shapes: ollama's "llama runner process has
+ * terminated: signal: killed" (Go os/exec's ProcessState text), the kernel's 4.19+ kill line
+ * (mm/oom_kill.c). */
+Test(correlate, kr6_sigkill_report_is_a_cascade_of_the_oom_kill)
+{
+    use_shipped_pack();
+    write_file("kr6-kill", "server.log",
+               "Error: llama runner process has terminated: signal: killed\n");
+    struct corr_result *r = analyze_dir("kr6-kill");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_not_null(r->first_error_entry, "the report alone is the first error");
+    cr_assert_str_eq(r->first_error_entry->id, "C.oom-killer");
+    cr_assert(strstr(r->first_error->path, "server.log") != NULL);
+    corr_result_free(r);
+    write_file("kr6-kill", "dmesg.log",
+               "[ 7512.339104] Out of memory: Killed process 13536 (ollama_llama_se) "
+               "total-vm:33558652kB, anon-rss:31200920kB, file-rss:452kB, shmem-rss:0kB, UID:0 "
+               "pgtables:61512kB oom_score_adj:0\n");
+    r = analyze_dir("kr6-kill");
+    cr_assert_not_null(r->first_error);
+    cr_assert(strstr(r->first_error->path, "dmesg.log") != NULL, "the kill line is the root, got %s",
+              r->first_error->path);
+    corr_result_free(r);
+}
+
+/* TensorRT-LLM's Python logger line reaches the signatures past its stamp, rank and level
+ * (NVIDIA/TensorRT-LLM#7818's "[09/17/2025-21:24:19] [TRT-LLM] [RANK 2] [E] ..." shape), and the
+ * C++ logger's assertion (TLLM_CHECK, NVIDIA/TensorRT-LLM#2419's message) is the first error. */
+Test(correlate, kr6_tensorrt_llm_logger_lines_are_first_errors)
+{
+    use_shipped_pack();
+    write_file("kr6-trt", "trtllm.log",
+               "[TensorRT-LLM][INFO] Loaded engine size: 1066 MiB\n"
+               "[TensorRT-LLM][ERROR] Assertion failed: Must set crossKvCacheFraction for "
+               "encoder-decoder model\n");
+    struct corr_result *r = analyze_dir("kr6-trt");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_not_null(r->first_error_entry);
+    cr_assert_str_eq(r->first_error_entry->id, "C.abort");
+    cr_assert_eq(r->first_error->line, 2u);
+    corr_result_free(r);
+    write_file("kr6-trt", "trtllm.log",
+               "[09/17/2025-21:24:10] [TRT-LLM] [RANK 2] [I] Prefetching checkpoint files.\n"
+               "[09/17/2025-21:24:19] [TRT-LLM] [RANK 2] [E] Failed to initialize executor on rank "
+               "2: Executor creation failed due to insufficient GPU memory.\n");
+    r = analyze_dir("kr6-trt");
+    cr_assert_not_null(r->first_error_entry);
+    cr_assert_str_eq(r->first_error_entry->id, "C.cuda-oom");
+    cr_assert_eq(r->first_error->line, 2u);
+    corr_result_free(r);
+}
+
+/* The source line CPython echoes under a frame is program text: a signature that knows the
+ * message it asserts (G2.fa4-cute-arch-assert) names the AssertionError line after it, not the
+ * echo. Frame shape: Dao-AILab/flash-attention flash_attn/cute/flash_fwd_sm100.py's check as a
+ * traceback prints it (CPython traceback format, four-space source indent). */
+Test(correlate, kr6_traceback_source_echo_is_never_the_first_error)
+{
+    use_shipped_pack();
+    write_file("kr6-echo", "server.log",
+               "Traceback (most recent call last):\n"
+               "  File \"/usr/local/lib/python3.12/dist-packages/flash_attn/cute/flash_fwd_sm100.py\", "
+               "line 108, in __init__\n"
+               "    assert self.arch >= Arch.sm_100 and self.arch <= Arch.sm_110f, \"Only SM 10.x "
+               "and 11.x are supported\"\n"
+               "AssertionError: Only SM 10.x and 11.x are supported\n");
+    struct corr_result *r = analyze_dir("kr6-echo");
+    cr_assert_gt(r->records, 0u);
+    cr_assert_not_null(r->first_error);
+    cr_assert_eq(r->first_error->line, 4u, "the exception line, not the echoed assert (got %u)",
+                 (unsigned)r->first_error->line);
+    corr_result_free(r);
+}

@@ -1396,6 +1396,60 @@ Test(tokenize, prefix_ipython_traceback_gutter)
     ASSERT_KEPT(" ---> Running in 5f3e6a1b2c3d"); /* docker build's legacy step output */
 }
 
+Test(tokenize, prefix_tensorrt_llm_python_and_cpp_loggers)
+{
+    /* NVIDIA/TensorRT-LLM#7818 (the Python logger with a rank, 09/17/2025) */
+    struct stripped s = strip("[09/17/2025-21:24:19] [TRT-LLM] [RANK 2] [E] Error executing "
+                              "load_single_module with args ('model.layers.9.mlp.gate_up_proj', "
+                              "Linear()): CUDA out of memory. Tried to allocate 40.00 MiB.");
+    cr_assert_str_eq(s.layers, "trtllm");
+    cr_assert_str_eq(s.body, "Error executing load_single_module with args "
+                             "('model.layers.9.mlp.gate_up_proj', Linear()): CUDA out of memory. "
+                             "Tried to allocate 40.00 MiB.");
+    cr_assert_str_eq(s.rank, "2");
+    cr_assert_eq(s.level, TOK_LEVEL_ERROR);
+    ASSERT_TIME(s.time, AZ_TIME_ABS, abs_usec(2025, 9, 17, 21, 24, 19, 0));
+    /* before the rank (a TensorRT-LLM deployment guide's startup log, 10/21/2025) */
+    s = strip("[10/21/2025-23:23:13] [TRT-LLM] [I] TensorRT-LLM inited.");
+    cr_assert_str_eq(s.body, "TensorRT-LLM inited.");
+    cr_assert_eq(s.level, TOK_LEVEL_INFO);
+    cr_assert_str_eq(s.rank, "");
+    /* the C++ logger (NVIDIA/TensorRT-LLM#2398), and under srun --label */
+    s = strip("[TensorRT-LLM][INFO] Rank 1 is using GPU 1");
+    cr_assert_str_eq(s.layers, "trtllm");
+    cr_assert_str_eq(s.body, "Rank 1 is using GPU 1");
+    cr_assert_eq(s.level, TOK_LEVEL_INFO);
+    s = strip("0: [12/04/2025-18:38:28] [TRT-LLM] [RANK 0] [I] moe_load_balancer finalizing "
+              "model...");
+    cr_assert_str_eq(s.layers, "srun+trtllm");
+    cr_assert_str_eq(s.body, "moe_load_balancer finalizing model...");
+    /* near misses: a date that is no date, a level letter that is no level, another tag */
+    ASSERT_KEPT("[13/17/2025-21:24:19] [TRT-LLM] [E] x");
+    ASSERT_KEPT("[09/17/2025-21:24:19] [TRT-LLM] [X] x");
+    ASSERT_KEPT("[TensorRT-LLM][Rank 1] x");
+}
+
+Test(tokenize, prefix_python_traceback_source_echo_has_no_message)
+{
+    /* CPython prints a frame's source line under "  File ..., line N, in f", indented by four
+     * spaces (traceback.FrameSummary / StackSummary.format); lines from
+     * facebookresearch/detectron2#460 (raise) and Dao-AILab/flash-attention's
+     * flash_attn/cute/flash_fwd_sm100.py (assert) */
+    struct stripped s = strip("    raise AssertionError(\"Torch not compiled with CUDA enabled\")");
+    cr_assert_str_eq(s.layers, "py-source");
+    cr_assert_str_eq(s.body, "");
+    s = strip("    assert self.arch >= Arch.sm_100 and self.arch <= Arch.sm_110f, \"Only SM 10.x and "
+              "11.x are supported\"");
+    cr_assert_str_eq(s.layers, "py-source");
+    cr_assert_str_eq(s.body, "");
+    /* the exception line itself, other indents and other statements keep their message */
+    ASSERT_KEPT("AssertionError: Torch not compiled with CUDA enabled");
+    ASSERT_KEPT("  raise RuntimeError(msg)");
+    ASSERT_KEPT("    raised = True");
+    ASSERT_KEPT("    Uninstalling torch-2.3.1+cu121:");
+    ASSERT_KEPT("assert self.arch >= Arch.sm_100, \"Only SM 10.x and 11.x are supported\"");
+}
+
 Test(tokenize, prefix_plain_records_keep_their_bytes)
 {
     ASSERT_KEPT("2026-11-29 10:12:55,123 - INFO - trainer: step 10");
