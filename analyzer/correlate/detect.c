@@ -1243,8 +1243,11 @@ void corr_prim_quant_arch(struct corr_rule_run *rr)
                            VN("quant_tps", f4), VN("compare_tps", f8)};
     size_t nv = AZ_ARRAY_LEN(v);
     if (inuse && st->ctx.is_gb10 != 0) {
+        /* a run the inputs do not place may be another GPU's build: the pack can weigh it
+         * apart (no_arch_unplaced), so its sentence claims no capability no line states */
+        int unplaced = st->ctx.is_gb10 == -1 && match_rule_outcome(rr->rule, "no_arch_unplaced");
         if (list && !has_a)
-            corr_rule_claim(rr, "no_arch", al, v, nv);
+            corr_rule_claim(rr, unplaced ? "no_arch_unplaced" : "no_arch", al, v, nv);
         else if (has_a)
             corr_rule_claim(rr, "arch_ok", al, v, nv);
         else
