@@ -3152,3 +3152,129 @@ Test(correlate, flash_attn_arch_check_explains_no_kernel_image)
     cr_assert_str_eq(verdict_id(r), "G2", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
+
+/* ---- round 6 (kf6): scope and contrary evidence of G1, G7, G9 on the shipped pack ---- */
+
+/* CUTLASS's Blackwell GeForce NVFP4 example built for the plain sm_120 target aborts at its
+ * first MMA (NVIDIA/cutlass#3174: the nvcc line and the abort). Nothing places the run, so the
+ * arch list is weighed as another GPU's own target (quant-arch's no_arch_unplaced): no G7
+ * verdict, and no sentence claims capability 12.1. The same lines beside an nvidia-smi row of a
+ * GB10 are G7. */
+static const char *const SM120_FP4_BUILD =
+    "/usr/local/cuda/bin/nvcc --expt-relaxed-constexpr -g -arch=sm_120 \\\n"
+    "  examples/79_blackwell_geforce_gemm/79a_blackwell_geforce_nvfp4_bf16_gemm.cu \\\n"
+    "  -o ./examples/79_blackwell_geforce_gemm/79a_blackwell_geforce_nvfp4_bf16_gemm\n"
+    "./examples/79_blackwell_geforce_gemm/79a_blackwell_geforce_nvfp4_bf16_gemm --m=2048 "
+    "--n=2048 --k=2048\n"
+    "ERROR : Arch conditional MMA instruction used without targeting appropriate compute "
+    "capability. Aborting.\n";
+
+Test(correlate, fp4_build_for_sm120_on_an_unplaced_run_is_not_g7)
+{
+    use_shipped_pack();
+    write_file("fp4-120", "build-run.log", SM120_FP4_BUILD);
+    struct corr_result *r = analyze_dir("fp4-120");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    const char *s = finding_summary(r, "G7");
+    cr_assert_not_null(s, "G7 still weighed");
+    cr_expect_null(strstr(s, "(12, 1)"), "no line says 12.1: %s", s);
+    cr_expect_null(strstr(s, "SM121"), "no line says SM121: %s", s);
+    corr_result_free(r);
+    /* near miss: the same build on a run an nvidia-smi row places on a GB10 */
+    write_file("fp4-gb10", "build-run.log", SM120_FP4_BUILD);
+    write_file("fp4-gb10", "smi.txt",
+               "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |\n");
+    r = analyze_dir("fp4-gb10");
+    cr_assert_str_eq(verdict_id(r), "G7", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* "Torch not compiled with CUDA enabled" under a /Users/<name>/ conda env (zai-org/CodeGeeX2#183,
+ * an M2 Mac): macOS has no CUDA torch, so the program called CUDA, not pip. The same traceback
+ * under /home/<name>/ (a Linux box) stays G9, and so does a Windows C:/Users path. */
+static void write_cpu_torch(const char *dir, const char *home)
+{
+    char text[768];
+    snprintf(text, sizeof text,
+             "  File \"%s/anaconda3/envs/model-fine/lib/python3.8/site-packages/torch/cuda/"
+             "__init__.py\", line 293, in _lazy_init\n"
+             "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
+             "AssertionError: Torch not compiled with CUDA enabled\n",
+             home);
+    write_file(dir, "stderr.log", text);
+}
+
+Test(correlate, mac_home_path_is_contrary_to_cpu_torch_g9)
+{
+    use_shipped_pack();
+    write_cpu_torch("mac", "/Users/zhangyukun33");
+    struct corr_result *r = analyze_dir("mac");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_cpu_torch("linux", "/home/zhangyukun33");
+    r = analyze_dir("linux");
+    cr_assert_str_eq(verdict_id(r), "G9", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    write_cpu_torch("win", "C:/Users/zhangyukun33");
+    r = analyze_dir("win");
+    cr_assert_str_eq(verdict_id(r), "G9", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* torchvision's meta registrations finding no C++ operator (fudan-generative-vision/hallo#98's
+ * traceback): torchvision was installed for another torch, G9. A custom namespace's missing
+ * operator is the user's own extension. */
+Test(correlate, torchvision_operator_missing_is_g9)
+{
+    use_shipped_pack();
+    write_file("tv", "stderr.log",
+               "  File \"/usr/local/lib/python3.10/dist-packages/torchvision/_meta_registrations.py"
+               "\", line 164, in <module>\n"
+               "    def meta_nms(dets, scores, iou_threshold):\n"
+               "  File \"/usr/local/lib/python3.10/dist-packages/torch/_library/abstract_impl.py\", "
+               "line 30, in register\n"
+               "    if torch._C._dispatch_has_kernel_for_dispatch_key(self.qualname, \"Meta\"):\n"
+               "RuntimeError: operator torchvision::nms does not exist\n");
+    struct corr_result *r = analyze_dir("tv");
+    cr_assert_str_eq(verdict_id(r), "G9", "verdict %s", verdict_id(r));
+    cr_assert_not_null(r->first_error);
+    cr_expect_eq(r->first_error->line, 5u, "the RuntimeError line");
+    corr_result_free(r);
+    write_file("own", "stderr.log", "RuntimeError: operator my_ext::fused_add does not exist\n");
+    r = analyze_dir("own");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+}
+
+/* torch's own loader failing to preload the nvidia-* pip libraries it depends on
+ * (pytorch/vision#7032's CI traceback): the CUDA 11 library belongs to torch's own wheel set, so
+ * the install layout is at fault, not a binary for a CUDA major the system lacks. The loader
+ * line alone stays G1. */
+Test(correlate, torch_preload_of_its_own_cuda_libs_is_contrary_to_g1)
+{
+    use_shipped_pack();
+    const char *oserr = "OSError: libcublas.so.11: cannot open shared object file: No such file "
+                        "or directory\n";
+    write_file("alone", "ci.log", oserr);
+    struct corr_result *r = analyze_dir("alone");
+    cr_assert_str_eq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
+    corr_result_free(r);
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, oserr);
+    az_buf_puts(&b, "\nDuring handling of the above exception, another exception occurred:\n\n"
+                    "Traceback (most recent call last):\n"
+                    "  File \"/home/circleci/project/env/lib/python3.8/site-packages/torch/"
+                    "__init__.py\", line 179, in _load_global_deps\n"
+                    "    _preload_cuda_deps()\n"
+                    "  File \"/home/circleci/project/env/lib/python3.8/site-packages/torch/"
+                    "__init__.py\", line 159, in _preload_cuda_deps\n"
+                    "    ctypes.CDLL(cublas_path)\n"
+                    "UnboundLocalError: local variable 'cublas_path' referenced before "
+                    "assignment\n");
+    write_file("preload", "ci.log", b.data);
+    az_buf_free(&b);
+    r = analyze_dir("preload");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_expect_gt(finding_conf(r, "G1"), 0.0, "still weighed");
+    corr_result_free(r);
+}
