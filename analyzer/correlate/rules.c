@@ -75,6 +75,8 @@ static const struct prim prims[] = {
     {"requested-not-used", corr_prim_requested, "request:g chosen:g banner:g", "both chosen banner",
      "request"},
     {"dated-before", corr_prim_dated_before, "date:s", "before", "dated date"},
+    {"version-pair", corr_prim_version_pair, "first_fact:s second_fact:s pairs:l",
+     "mismatch paired", "first second expected"},
     {"fact-share", corr_prim_fact_share, "sig:g part:s whole:s lo:n hi:n whole_lo:n? whole_hi:n?",
      "inside", "part whole share"},
 };

@@ -3278,3 +3278,85 @@ Test(correlate, torch_preload_of_its_own_cuda_libs_is_contrary_to_g1)
     cr_expect_gt(finding_conf(r, "G1"), 0.0, "still weighed");
     corr_result_free(r);
 }
+
+/* pip list's two columns for torch and torchvision (the row shape CTX.cuda.torch-pip and
+ * CTX.torchvision-pip read). The versions follow pytorch/vision#8985's title (a torchvision
+ * 0.21.0+cu126 wheel, the release built for torch 2.6): beside a torch 2.5.1 it is the drift the
+ * version-pair rule weighs from the pack's table; beside torch 2.6.0 it is the matched pair. */
+static void write_pip_list(const char *dir, const char *torch)
+{
+    char text[256];
+    snprintf(text, sizeof text,
+             "torch                             %s\n"
+             "torchvision                       0.21.0+cu126\n",
+             torch);
+    write_file(dir, "pip-list.txt", text);
+}
+
+Test(correlate, torch_and_torchvision_of_different_releases_is_g9)
+{
+    use_shipped_pack();
+    write_pip_list("drift", "2.5.1+cu124");
+    struct corr_result *r = analyze_dir("drift");
+    cr_assert_str_eq(verdict_id(r), "G9", "verdict %s", verdict_id(r));
+    const char *s = finding_summary(r, "G9");
+    cr_assert_not_null(s);
+    cr_expect_not_null(strstr(s, "0.20"), "names the torchvision built for 2.5: %s", s);
+    corr_result_free(r);
+    /* near miss: the matched pair */
+    write_pip_list("paired", "2.6.0+cu126");
+    r = analyze_dir("paired");
+    cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
+    cr_assert_eq(finding_conf(r, "G9"), 0.0);
+    corr_result_free(r);
+    /* near miss: a torch the table does not list weighs nothing */
+    write_pip_list("unlisted", "3.1.0");
+    r = analyze_dir("unlisted");
+    cr_assert_eq(finding_conf(r, "G9"), 0.0);
+    cr_assert_gt(r->records, 0u);
+    corr_result_free(r);
+}
+
+/* dated-before lost its shipped user (G1, above), so a site entry keeps the primitive tested: a
+ * mechanism that needs a release of 2025-08-01 is weighed down in a log stamped before it. The
+ * stamp is python logging's, as in write_cuda12_missing. */
+Test(correlate, dated_before_weighs_a_site_entry_down_in_an_older_log)
+{
+    char dir[1024];
+    shipped_dir(dir, sizeof dir);
+    write_file("datedpack", "site.json",
+               "{\"entries\": [{\"id\": \"ACME.newlib\", \"family\": \"gotcha\", \"title\": \"new "
+               "library missing\", \"symptom\": \"s\", \"cause\": \"c\", \"check\": \"k\", "
+               "\"fix\": \"f\", \"rules\": [{\"use\": \"dated-before\", \"params\": {\"date\": "
+               "{\"value\": \"2025-08-01\", \"why\": \"its release\"}}, \"outcomes\": {\"before\": "
+               "{\"factor\": 0.3, \"why\": \"older than the release\", \"says\": \"dated {dated}\"}}}], "
+               "\"signatures\": [{\"id\": \"ACME.newlib.missing\", \"kinds\": [\"any\"], "
+               "\"strength\": \"strong\", \"regex\": \"libacmenew\\\\.so\\\\.2: cannot open\", "
+               "\"summary\": \"the new library is missing\", \"examples\": {\"match\": "
+               "[\"libacmenew.so.2: cannot open shared object file\"], \"no_match\": "
+               "[\"libacmenew.so.1: cannot open shared object file\"]}, \"sources\": [\"test\"]}]}]}\n");
+    char pdir[128];
+    snprintf(pdir, sizeof pdir, "%s/datedpack", g_dir);
+    const char *dirs[] = {dir, pdir};
+    match_pack_free(g_pack);
+    g_pack = NULL;
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(match_pack_load(&g_pack, dirs, 2, &err), AZ_OK, "%s", err.data ? err.data : "");
+    az_buf_free(&err);
+    write_file("newer", "server.log",
+               "2026-01-12 10:38:52,670 - ERROR - load failed\n"
+               "OSError: libacmenew.so.2: cannot open shared object file: No such file or "
+               "directory\n");
+    struct corr_result *r = analyze_dir("newer");
+    double newer = finding_conf(r, "ACME.newlib");
+    cr_assert_gt(newer, 0.0);
+    corr_result_free(r);
+    write_file("older", "server.log",
+               "2024-08-22 10:38:52,670 - ERROR - load failed\n"
+               "OSError: libacmenew.so.2: cannot open shared object file: No such file or "
+               "directory\n");
+    r = analyze_dir("older");
+    cr_assert_gt(r->records, 0u);
+    cr_expect_lt(finding_conf(r, "ACME.newlib"), newer, "the older stamp weighs it down");
+    corr_result_free(r);
+}
