@@ -398,6 +398,7 @@ void corr_prim_after_context(struct corr_rule_run *rr);
 void corr_prim_last_line(struct corr_rule_run *rr);
 void corr_prim_requested(struct corr_rule_run *rr);
 void corr_prim_dated_before(struct corr_rule_run *rr);
+void corr_prim_version_pair(struct corr_rule_run *rr);
 void corr_prim_fact_share(struct corr_rule_run *rr);
 
 /* ---- score.c ---- */

@@ -1243,8 +1243,11 @@ void corr_prim_quant_arch(struct corr_rule_run *rr)
                            VN("quant_tps", f4), VN("compare_tps", f8)};
     size_t nv = AZ_ARRAY_LEN(v);
     if (inuse && st->ctx.is_gb10 != 0) {
+        /* a run the inputs do not place may be another GPU's build: the pack can weigh it
+         * apart (no_arch_unplaced), so its sentence claims no capability no line states */
+        int unplaced = st->ctx.is_gb10 == -1 && match_rule_outcome(rr->rule, "no_arch_unplaced");
         if (list && !has_a)
-            corr_rule_claim(rr, "no_arch", al, v, nv);
+            corr_rule_claim(rr, unplaced ? "no_arch_unplaced" : "no_arch", al, v, nv);
         else if (has_a)
             corr_rule_claim(rr, "arch_ok", al, v, nv);
         else
@@ -1506,6 +1509,61 @@ void corr_prim_dated_before(struct corr_rule_run *rr)
     when[strcspn(when, " T")] = '\0'; /* the date part */
     struct corr_var v[] = {VS("dated", when), VS("date", date)};
     corr_rule_claim(rr, "before", r, v, AZ_ARRAY_LEN(v));
+}
+
+/* ---- version-pair: two packages that ship in matched releases ---- */
+
+struct fact_last {
+    const char *fact;
+    const struct corr_rec *best;
+};
+
+static void fact_last_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
+{
+    struct fact_last *f = vctx;
+    if (!corr_rec_fact(r, f->fact)) return;
+    if (!f->best || corr_rec_cmp(st, r, f->best) > 0) f->best = r;
+}
+
+/* "2.5.1+cu124" -> "2.5" in out (major.minor, digits only); 0 when v does not start so. */
+static int major_minor(const char *v, char *out, size_t n)
+{
+    size_t i = 0;
+    int dots = 0;
+    if (!v || !isdigit((unsigned char)*v)) return 0;
+    for (; v[i] && i + 1 < n; i++) {
+        if (v[i] == '.' && ++dots == 2) break;
+        if (v[i] != '.' && !isdigit((unsigned char)v[i])) break;
+        out[i] = v[i];
+    }
+    out[i] = '\0';
+    return dots >= 1 && i > 2 && out[i - 1] != '.';
+}
+
+/* The environment's latest versions of two packages (each the last line that states it) against
+ * the pack's table of matched releases ("2.5:0.20": torch 2.5 goes with torchvision 0.20). A first
+ * version the table does not list weighs nothing. */
+void corr_prim_version_pair(struct corr_rule_run *rr)
+{
+    struct corr_state *st = rr->st;
+    struct fact_last a = {S("first_fact"), NULL}, b = {S("second_fact"), NULL};
+    if (!a.fact || !b.fact) return;
+    each_rec(st, NULL, fact_last_visit, &a);
+    each_rec(st, NULL, fact_last_visit, &b);
+    if (!a.best || !b.best) return;
+    const char *va = fact_str(a.best, a.fact), *vb = fact_str(b.best, b.fact);
+    char ma[16], mb[16];
+    if (!major_minor(va, ma, sizeof ma) || !major_minor(vb, mb, sizeof mb)) return;
+    const struct match_value *pairs = corr_rule_list(rr, "pairs");
+    for (size_t i = 0; pairs && i < pairs->nlist; i++) {
+        const char *p = pairs->list[i], *colon = strchr(p, ':');
+        if (!colon || (size_t)(colon - p) != strlen(ma) || strncmp(p, ma, strlen(ma))) continue;
+        const struct corr_rec *later = corr_rec_cmp(st, a.best, b.best) > 0 ? a.best : b.best;
+        struct corr_var v[] = {VS("first", va), VS("second", vb), VS("expected", colon + 1)};
+        corr_rule_claim(rr, strcmp(colon + 1, mb) ? "mismatch" : "paired", later, v,
+                        AZ_ARRAY_LEN(v));
+        return;
+    }
 }
 
 /* ---- requested-not-used: a setting was asked for, another was used ---- */

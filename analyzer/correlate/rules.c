@@ -59,7 +59,7 @@ static const struct prim prims[] = {
      "built:s driver:s cleared:s unless_fact:s with_entry:e", "mismatch mismatch_gb10 with cleared",
      "built driver"},
     {"quant-arch", corr_prim_quant_arch, "quant_fact:s quant:s arch_fact:s arch_ok:l compare:s",
-     "no_arch arch_ok quant_only slower faster", "list pct quant_tps compare_tps"},
+     "no_arch no_arch_unplaced arch_ok quant_only slower faster", "list pct quant_tps compare_tps"},
     {"version-change", corr_prim_version_change,
      "package_fact:s old_fact:s new_fact:s key_packages:l image_tag:s other_weight:n "
      "container_tag:t bare_tag:t only_sig:g",
@@ -75,6 +75,8 @@ static const struct prim prims[] = {
     {"requested-not-used", corr_prim_requested, "request:g chosen:g banner:g", "both chosen banner",
      "request"},
     {"dated-before", corr_prim_dated_before, "date:s", "before", "dated date"},
+    {"version-pair", corr_prim_version_pair, "first_fact:s second_fact:s pairs:l",
+     "mismatch paired", "first second expected"},
     {"fact-share", corr_prim_fact_share, "sig:g part:s whole:s lo:n hi:n whole_lo:n? whole_hi:n?",
      "inside", "part whole share"},
 };

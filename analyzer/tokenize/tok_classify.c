@@ -172,10 +172,10 @@ static void score_shapes(struct classify_state *st, const char *l, size_t n, int
  * (tok_prefix_strip()), so "sglang-1  | Traceback ..." and "42: [rank42]: Traceback ..." count as
  * tracebacks. A layer that carried a stamp (syslog, journal, a logger header) stops the cut there:
  * the kinds are told apart by their stamps; but not a CI runner's stamp (ci-stamp), which is on
- * every line of every job's output and says nothing of the kind. vLLM's logger header is the vLLM shape itself. A vLLM
- * or Ray process tag also stops it: the lines under "(EngineCore_DP0 pid=1) " are that server's
- * (its NCCL INFO lines do not make it an NCCL log), and the tag itself hints at a vLLM log. A
- * rank tag hints at a traceback: PyTorch tags what a rank writes to stderr.
+ * every line of every job's output and says nothing of the kind. vLLM's logger header is the vLLM
+ * shape itself. A vLLM or Ray process tag also stops it: the lines under "(EngineCore_DP0 pid=1) "
+ * are that server's (its NCCL INFO lines do not make it an NCCL log), and the tag itself hints at a
+ * vLLM log. A rank tag hints at a traceback: PyTorch tags what a rank writes to stderr.
  */
 static void score_line(struct classify_state *st, const char *l, size_t n)
 {

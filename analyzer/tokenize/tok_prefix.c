@@ -22,13 +22,12 @@
  *   %Z  RFC 3339 UTC stamp "2026-01-28T23:59:42Z"   %A  the same with 7 fraction digits (.NET's
  *       round-trip format, GitHub Actions: RFC 5424 syslog allows 6 at most, so never syslog's)
  *       (each -> time; the outermost layer's time is kept: the collector's stamp has the year)
- *   %t  TensorRT-LLM's "MM/DD/YYYY-hh:mm:ss" -> time   %e  a one-letter level "E", "W", "I" -> level
- *   %q  TensorRT-LLM's optional "[RANK N] " -> rank (zero bytes when absent)
- *   %w  SGLang's " TP0", " DP1 PP0" tags (zero or more) -> process
- *   %u  Ray's elapsed time "2m13s"   %-  a run of '-'   %_  one or more spaces   %2  two or more
- *   %b  one optional space           %>X  the next byte must be X (not consumed)
- *   %y  a Python "assert " or "raise " statement and the rest of the record: the whole line is
- *       prefix, the message is empty
+ *   %t  TensorRT-LLM's "MM/DD/YYYY-hh:mm:ss" -> time   %e  a one-letter level "E", "W", "I" ->
+ * level %q  TensorRT-LLM's optional "[RANK N] " -> rank (zero bytes when absent) %w  SGLang's "
+ * TP0", " DP1 PP0" tags (zero or more) -> process %u  Ray's elapsed time "2m13s"   %-  a run of '-'
+ * %_  one or more spaces   %2  two or more %b  one optional space           %>X  the next byte must
+ * be X (not consumed) %y  a Python "assert " or "raise " statement and the rest of the record: the
+ * whole line is prefix, the message is empty
  */
 #include <assert.h>
 #include <pthread.h>
@@ -63,11 +62,11 @@ struct shape {
  *   ci-stamp     a CI runner's stamp on every line of a job's output: Buildkite's timestamped
  *                lines "[2025-05-20T05:24:31Z] " (vllm-project/vllm#18417, vllm-omni#3397),
  *                GitHub Actions' "2026-06-02T07:46:50.8855021Z " (ppc64le/build-scripts#8270)
- *   quote        a log quoted in markdown or e-mail, "> " before each line (vllm-project/vllm#12847)
- *   buildkit     docker build --progress=plain: a step's output "#6 1.547 " (the step, then its
- *                elapsed seconds; dassencio/codespaces-demo-cpp#3)
- *   torchrun     PyTorch's "[rank3]:", torchrun --tee's "[default0]:"
- *   process-tag  vLLM and Ray: "(EngineCore_DP0 pid=N) ", "(VllmWorker rank=0 pid=N) ",
+ *   quote        a log quoted in markdown or e-mail, "> " before each line
+ * (vllm-project/vllm#12847) buildkit     docker build --progress=plain: a step's output "#6 1.547 "
+ * (the step, then its elapsed seconds; dassencio/codespaces-demo-cpp#3) torchrun     PyTorch's
+ * "[rank3]:", torchrun --tee's "[default0]:" process-tag  vLLM and Ray: "(EngineCore_DP0 pid=N) ",
+ * "(VllmWorker rank=0 pid=N) ",
  *                "(RayWorkerWrapper pid=N, ip=A) "
  *   ray          Ray's driver: "(raylet) ", "(pid=N) ", "(autoscaler +2s) "
  *   vllm         vLLM's logger "ERROR 11-05 12:19:32 [linear.py:210] ", pre-0.7 "core.py:200] "
@@ -80,11 +79,11 @@ struct shape {
  *                "    raise RuntimeError(msg)". It is program text, not a message: its body is
  *                empty, so no signature takes the echo of a raise for the failure it raises
  *                (the exception line after the frames is that failure)
- *   trtllm       TensorRT-LLM's Python logger "[07/08/2025-19:47:15] [TRT-LLM] [RANK 1] [E] ", before
- *                the rank was added "[10/21/2025-23:23:13] [TRT-LLM] [I] " (tensorrt_llm/logger.py:
+ *   trtllm       TensorRT-LLM's Python logger "[07/08/2025-19:47:15] [TRT-LLM] [RANK 1] [E] ",
+ * before the rank was added "[10/21/2025-23:23:13] [TRT-LLM] [I] " (tensorrt_llm/logger.py:
  *                strftime "%m/%d/%Y-%H:%M:%S", severity letters F/E/W/I/V), and its C++ logger
- *                "[TensorRT-LLM][ERROR] " (cpp/tensorrt_llm/common/logger.cpp, runtime/tllmLogger.cpp)
- * Order matters within a first byte: the more specific shape first.
+ *                "[TensorRT-LLM][ERROR] " (cpp/tensorrt_llm/common/logger.cpp,
+ * runtime/tllmLogger.cpp) Order matters within a first byte: the more specific shape first.
  */
 static const struct shape shapes[] = {
     {"compose", TOK_PREFIX_TRANSPORT, "%s%_| ", '|'},

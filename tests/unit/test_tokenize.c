@@ -1104,7 +1104,8 @@ Test(tokenize, prefix_buildkit_step_output)
     /* BuildKit's own step lines carry no program output: kept */
     ASSERT_KEPT("#6 [dev_container_auto_added_stage_label 2/6] RUN apt-get update");
     ASSERT_KEPT("#5 DONE 45.1s");
-    ASSERT_KEPT("#5 extracting sha256:4f4fb700ef54461cfa02571ae0db9a0dc1e0cdb5577484a6d75e68dc38e8acc1 done");
+    ASSERT_KEPT("#5 extracting "
+                "sha256:4f4fb700ef54461cfa02571ae0db9a0dc1e0cdb5577484a6d75e68dc38e8acc1 done");
 }
 
 Test(tokenize, prefix_markdown_quote)
@@ -1438,8 +1439,9 @@ Test(tokenize, prefix_python_traceback_source_echo_has_no_message)
     struct stripped s = strip("    raise AssertionError(\"Torch not compiled with CUDA enabled\")");
     cr_assert_str_eq(s.layers, "py-source");
     cr_assert_str_eq(s.body, "");
-    s = strip("    assert self.arch >= Arch.sm_100 and self.arch <= Arch.sm_110f, \"Only SM 10.x and "
-              "11.x are supported\"");
+    s = strip(
+        "    assert self.arch >= Arch.sm_100 and self.arch <= Arch.sm_110f, \"Only SM 10.x and "
+        "11.x are supported\"");
     cr_assert_str_eq(s.layers, "py-source");
     cr_assert_str_eq(s.body, "");
     /* the exception line itself, other indents and other statements keep their message */
