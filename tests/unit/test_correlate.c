@@ -2208,13 +2208,11 @@ Test(correlate, block_scaled_fp4_mma_rejected_for_plain_sm121_is_g7)
     cr_assert_not_null(r->first_error);
     cr_expect_eq(r->first_error->line, 1u);
     corr_result_free(r);
-    write_file("rtx", "build.log",
-               "ptxas /tmp/tmpxft_000793eb_00000000-6_ds4_mmq.ptx, line 283031; error   : "
-               "Instruction 'mma with block scale' not supported on .target 'sm_120'\n"
-               "ptxas /tmp/tmpxft_000793eb_00000000-6_ds4_mmq.ptx, line 283031; error   : "
-               "Feature '.kind::mxf4' not supported on .target 'sm_120'\n");
-    r = analyze_dir("rtx");
-    cr_assert_gt(r->records, 0u);
+    r = scan_one("rtx", "build.log",
+                 "ptxas /tmp/tmpxft_000793eb_00000000-6_ds4_mmq.ptx, line 283031; error   : "
+                 "Instruction 'mma with block scale' not supported on .target 'sm_120'\n"
+                 "ptxas /tmp/tmpxft_000793eb_00000000-6_ds4_mmq.ptx, line 283031; error   : "
+                 "Feature '.kind::mxf4' not supported on .target 'sm_120'\n");
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     cr_expect_eq(finding_conf(r, "G7"), 0.0);
     corr_result_free(r);
@@ -2328,11 +2326,10 @@ Test(correlate, no_kernel_image_inside_flash_attn_call_is_g2)
 Test(correlate, sdpa_cutlass_fmha_kernel_range_is_a_hint_flash_attn_own_is_g2)
 {
     use_shipped_pack();
-    write_file("sdpa", "run.log",
-               "FATAL: kernel `fmha_cutlassF_f32_aligned_64x64_rf_sm80` is for sm80-sm100, but "
-               "was built for sm121\n");
-    struct corr_result *r = analyze_dir("sdpa");
-    cr_assert_gt(r->records, 0u);
+    struct corr_result *r =
+        scan_one("sdpa", "run.log",
+                 "FATAL: kernel `fmha_cutlassF_f32_aligned_64x64_rf_sm80` is for sm80-sm100, but "
+                 "was built for sm121\n");
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     cr_assert_not_null(r->first_error, "still the run's first error");
     corr_result_free(r);
@@ -2357,26 +2354,23 @@ Test(correlate, sdpa_cutlass_fmha_kernel_range_is_a_hint_flash_attn_own_is_g2)
 Test(correlate, fa4_cute_failures_name_the_exception_line)
 {
     use_shipped_pack();
-    write_file("mlir", "serve.log",
-               "  File \"/usr/local/lib/python3.12/dist-packages/flash_attn/cute/interface.py\", "
-               "line 1097, in flash_attn_varlen_func\n"
-               "  File \"/usr/local/lib/python3.12/dist-packages/flash_attn/cute/flash_fwd.py\", "
-               "line 386, in epilogue\n"
-               "cutlass._mlir._mlir_libs._site_initialize.<locals>.MLIRError: Operation creation "
-               "failed:\n"
-               "error: unknown: expects `coord` and shape of view are weakly congruent\n");
-    struct corr_result *r = analyze_dir("mlir");
-    cr_assert_gt(r->records, 0u);
+    struct corr_result *r =
+        scan_one("mlir", "serve.log",
+                 "  File \"/usr/local/lib/python3.12/dist-packages/flash_attn/cute/interface.py\", "
+                 "line 1097, in flash_attn_varlen_func\n"
+                 "  File \"/usr/local/lib/python3.12/dist-packages/flash_attn/cute/flash_fwd.py\", "
+                 "line 386, in epilogue\n"
+                 "cutlass._mlir._mlir_libs._site_initialize.<locals>.MLIRError: Operation creation "
+                 "failed:\n"
+                 "error: unknown: expects `coord` and shape of view are weakly congruent\n");
     cr_assert_str_eq(verdict_id(r), "G2", "FA4's own kernel (%s)", verdict_id(r));
     cr_assert_not_null(r->first_error);
     cr_expect_eq(r->first_error->line, 3u, "the exception line, not a frame");
     corr_result_free(r);
-    write_file("mlir-other", "serve.log",
-               "  File \"/opt/kernels/nvfp4_gemm.py\", line 212, in make_tiled_tma_atom_B\n"
-               "cutlass._mlir._mlir_libs._site_initialize.<locals>.MLIRError: Operation creation "
-               "failed:\n");
-    r = analyze_dir("mlir-other");
-    cr_assert_gt(r->records, 0u);
+    r = scan_one("mlir-other", "serve.log",
+                 "  File \"/opt/kernels/nvfp4_gemm.py\", line 212, in make_tiled_tma_atom_B\n"
+                 "cutlass._mlir._mlir_libs._site_initialize.<locals>.MLIRError: Operation creation "
+                 "failed:\n");
     cr_assert_str_eq(verdict_id(r), "none", "a hint only (%s)", verdict_id(r));
     cr_expect_gt(finding_conf(r, "G2"), 0.0);
     corr_result_free(r);
@@ -2996,20 +2990,17 @@ Test(correlate, ollama_refusing_a_model_under_the_gb10_pool_is_g3)
 Test(correlate, no_kernel_image_is_g1_on_gb10_only)
 {
     use_shipped_pack();
-    write_file("nki-gb10", "run.log",
-               "GPU 0: NVIDIA GB10 (UUID: GPU-5f2b3c1a-0000-0000-0000-000000000000)\n"
-               "RuntimeError: CUDA error: no kernel image is available for execution on the "
-               "device\n");
-    struct corr_result *r = analyze_dir("nki-gb10");
-    cr_assert_gt(r->records, 0u);
+    struct corr_result *r =
+        scan_one("nki-gb10", "run.log",
+                 "GPU 0: NVIDIA GB10 (UUID: GPU-5f2b3c1a-0000-0000-0000-000000000000)\n"
+                 "RuntimeError: CUDA error: no kernel image is available for execution on the "
+                 "device\n");
     cr_assert_str_eq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
     corr_result_free(r);
-    write_file("nki-pascal", "run.log",
-               "GPU 0: NVIDIA GeForce GTX 1080 (UUID: GPU-0a1b2c3d-0000-0000-0000-000000000000)\n"
-               "RuntimeError: CUDA error: no kernel image is available for execution on the "
-               "device\n");
-    r = analyze_dir("nki-pascal");
-    cr_assert_gt(r->records, 0u);
+    r = scan_one("nki-pascal", "run.log",
+                 "GPU 0: NVIDIA GeForce GTX 1080 (UUID: GPU-0a1b2c3d-0000-0000-0000-000000000000)\n"
+                 "RuntimeError: CUDA error: no kernel image is available for execution on the "
+                 "device\n");
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     cr_expect_gt(finding_conf(r, "G1"), 0.0, "still weighed as a hint");
     corr_result_free(r);
@@ -3021,22 +3012,18 @@ Test(correlate, no_kernel_image_is_g1_on_gb10_only)
 Test(correlate, cpu_torch_on_aarch64_is_g1)
 {
     use_shipped_pack();
-    write_file("cpu-arm", "env.txt",
-               "PyTorch version: 2.5.1+cpu\n"
-               "Is debug build: False\n"
-               "CUDA used to build PyTorch: None\n"
-               "OS: Ubuntu 18.04 LTS (aarch64)\n");
-    struct corr_result *r = analyze_dir("cpu-arm");
-    cr_assert_gt(r->records, 0u);
+    struct corr_result *r = scan_one("cpu-arm", "env.txt",
+                                     "PyTorch version: 2.5.1+cpu\n"
+                                     "Is debug build: False\n"
+                                     "CUDA used to build PyTorch: None\n"
+                                     "OS: Ubuntu 18.04 LTS (aarch64)\n");
     cr_assert_str_eq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
     corr_result_free(r);
-    write_file("cpu-x86", "env.txt",
-               "PyTorch version: 2.5.1+cpu\n"
-               "Is debug build: False\n"
-               "CUDA used to build PyTorch: None\n"
-               "OS: Ubuntu 22.04.4 LTS (x86_64)\n");
-    r = analyze_dir("cpu-x86");
-    cr_assert_gt(r->records, 0u);
+    r = scan_one("cpu-x86", "env.txt",
+                 "PyTorch version: 2.5.1+cpu\n"
+                 "Is debug build: False\n"
+                 "CUDA used to build PyTorch: None\n"
+                 "OS: Ubuntu 22.04.4 LTS (x86_64)\n");
     cr_assert_str_neq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
@@ -3047,18 +3034,14 @@ Test(correlate, cpu_torch_on_aarch64_is_g1)
 Test(correlate, vllm_fp4_skipped_on_sm12x_build_is_g7)
 {
     use_shipped_pack();
-    write_file("fp4-sm12x", "build.log",
-               "-- CUDA target architectures: 12.0\n"
-               "-- Not building NVFP4 as no compatible archs were found.\n");
-    struct corr_result *r = analyze_dir("fp4-sm12x");
-    cr_assert_gt(r->records, 0u);
+    struct corr_result *r = scan_one("fp4-sm12x", "build.log",
+                                     "-- CUDA target architectures: 12.0\n"
+                                     "-- Not building NVFP4 as no compatible archs were found.\n");
     cr_assert_str_eq(verdict_id(r), "G7", "verdict %s", verdict_id(r));
     corr_result_free(r);
-    write_file("fp4-h100", "build.log",
-               "-- CUDA target architectures: 9.0a\n"
-               "-- Not building NVFP4 as no compatible archs were found.\n");
-    r = analyze_dir("fp4-h100");
-    cr_assert_gt(r->records, 0u);
+    r = scan_one("fp4-h100", "build.log",
+                 "-- CUDA target architectures: 9.0a\n"
+                 "-- Not building NVFP4 as no compatible archs were found.\n");
     cr_assert_str_eq(verdict_id(r), "none", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
@@ -3116,9 +3099,7 @@ Test(correlate, cuda12_runtime_listed_is_contrary_to_g1)
     use_shipped_pack();
     const char *err = "./bin/ollama: error while loading shared libraries: libcudart.so.12: "
                       "cannot open shared object file: No such file or directory\n";
-    write_file("rt-missing", "run.log", err);
-    struct corr_result *r = analyze_dir("rt-missing");
-    cr_assert_gt(r->records, 0u);
+    struct corr_result *r = scan_one("rt-missing", "run.log", err);
     cr_assert_str_eq(verdict_id(r), "G1", "verdict %s", verdict_id(r));
     double alone = finding_conf(r, "G1");
     corr_result_free(r);
@@ -3142,13 +3123,12 @@ Test(correlate, cuda12_runtime_listed_is_contrary_to_g1)
 Test(correlate, flash_attn_arch_check_explains_no_kernel_image)
 {
     use_shipped_pack();
-    write_file("fa-nki", "run.log",
-               "GPU 0: NVIDIA GB10 (UUID: GPU-5f2b3c1a-0000-0000-0000-000000000000)\n"
-               "FATAL: kernel built for sm80-sm100, but running on sm121\n"
-               "RuntimeError: CUDA error: no kernel image is available for execution on the "
-               "device\n");
-    struct corr_result *r = analyze_dir("fa-nki");
-    cr_assert_gt(r->records, 0u);
+    struct corr_result *r =
+        scan_one("fa-nki", "run.log",
+                 "GPU 0: NVIDIA GB10 (UUID: GPU-5f2b3c1a-0000-0000-0000-000000000000)\n"
+                 "FATAL: kernel built for sm80-sm100, but running on sm121\n"
+                 "RuntimeError: CUDA error: no kernel image is available for execution on the "
+                 "device\n");
     cr_assert_str_eq(verdict_id(r), "G2", "verdict %s", verdict_id(r));
     corr_result_free(r);
 }
@@ -3431,12 +3411,10 @@ Test(correlate, dated_before_weighs_a_site_entry_down_in_an_older_log)
     double newer = finding_conf(r, "ACME.newlib");
     cr_assert_gt(newer, 0.0);
     corr_result_free(r);
-    write_file("older", "server.log",
-               "2024-08-22 10:38:52,670 - ERROR - load failed\n"
-               "OSError: libacmenew.so.2: cannot open shared object file: No such file or "
-               "directory\n");
-    r = analyze_dir("older");
-    cr_assert_gt(r->records, 0u);
+    r = scan_one("older", "server.log",
+                 "2024-08-22 10:38:52,670 - ERROR - load failed\n"
+                 "OSError: libacmenew.so.2: cannot open shared object file: No such file or "
+                 "directory\n");
     cr_expect_lt(finding_conf(r, "ACME.newlib"), newer, "the older stamp weighs it down");
     corr_result_free(r);
 }
