@@ -76,9 +76,10 @@ static void each_rec(struct corr_state *st, const struct match_entry *e, rec_vis
     }
 }
 
-/* The earliest kept record that has the fact (NULL when none). */
+/* The earliest (or, with latest, the last) kept record that has the fact (NULL when none). */
 struct fact_find {
     const char *fact;
+    int latest;
     const struct corr_rec *best;
 };
 
@@ -86,15 +87,22 @@ static void fact_find_visit(struct corr_state *st, void *vctx, const struct corr
 {
     struct fact_find *f = vctx;
     if (!corr_rec_fact(r, f->fact)) return;
-    if (!f->best || corr_rec_cmp(st, r, f->best) < 0) f->best = r;
+    int c = f->best ? corr_rec_cmp(st, r, f->best) : 0;
+    if (!f->best || (f->latest ? c > 0 : c < 0)) f->best = r;
+}
+
+static const struct corr_rec *find_fact_at(struct corr_state *st, const struct match_entry *e,
+                                           const char *fact, int latest)
+{
+    struct fact_find f = {fact, latest, NULL};
+    if (fact) each_rec(st, e, fact_find_visit, &f);
+    return f.best;
 }
 
 static const struct corr_rec *find_fact(struct corr_state *st, const struct match_entry *e,
                                         const char *fact)
 {
-    struct fact_find f = {fact, NULL};
-    if (fact) each_rec(st, e, fact_find_visit, &f);
-    return f.best;
+    return find_fact_at(st, e, fact, 0);
 }
 
 static const char *fact_str(const struct corr_rec *r, const char *fact)
@@ -1513,18 +1521,6 @@ void corr_prim_dated_before(struct corr_rule_run *rr)
 
 /* ---- version-pair: two packages that ship in matched releases ---- */
 
-struct fact_last {
-    const char *fact;
-    const struct corr_rec *best;
-};
-
-static void fact_last_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
-{
-    struct fact_last *f = vctx;
-    if (!corr_rec_fact(r, f->fact)) return;
-    if (!f->best || corr_rec_cmp(st, r, f->best) > 0) f->best = r;
-}
-
 /* "2.5.1+cu124" -> "2.5" in out (major.minor, digits only); 0 when v does not start so. */
 static int major_minor(const char *v, char *out, size_t n)
 {
@@ -1546,19 +1542,17 @@ static int major_minor(const char *v, char *out, size_t n)
 void corr_prim_version_pair(struct corr_rule_run *rr)
 {
     struct corr_state *st = rr->st;
-    struct fact_last a = {S("first_fact"), NULL}, b = {S("second_fact"), NULL};
-    if (!a.fact || !b.fact) return;
-    each_rec(st, NULL, fact_last_visit, &a);
-    each_rec(st, NULL, fact_last_visit, &b);
-    if (!a.best || !b.best) return;
-    const char *va = fact_str(a.best, a.fact), *vb = fact_str(b.best, b.fact);
+    const char *fa = S("first_fact"), *fb = S("second_fact");
+    const struct corr_rec *ra = find_fact_at(st, NULL, fa, 1), *rb = find_fact_at(st, NULL, fb, 1);
+    if (!ra || !rb) return;
+    const char *va = fact_str(ra, fa), *vb = fact_str(rb, fb);
     char ma[16], mb[16];
     if (!major_minor(va, ma, sizeof ma) || !major_minor(vb, mb, sizeof mb)) return;
     const struct match_value *pairs = corr_rule_list(rr, "pairs");
     for (size_t i = 0; pairs && i < pairs->nlist; i++) {
         const char *p = pairs->list[i], *colon = strchr(p, ':');
         if (!colon || (size_t)(colon - p) != strlen(ma) || strncmp(p, ma, strlen(ma))) continue;
-        const struct corr_rec *later = corr_rec_cmp(st, a.best, b.best) > 0 ? a.best : b.best;
+        const struct corr_rec *later = corr_rec_cmp(st, ra, rb) > 0 ? ra : rb;
         struct corr_var v[] = {VS("first", va), VS("second", vb), VS("expected", colon + 1)};
         corr_rule_claim(rr, strcmp(colon + 1, mb) ? "mismatch" : "paired", later, v,
                         AZ_ARRAY_LEN(v));
