@@ -436,18 +436,11 @@ static int match_tmpl(const char *p, size_t end, size_t i, const char *t, struct
             n = e - i;
             break;
         }
-        case 'm': {
-            size_t e = 0;
-            struct az_time tm = tok_mmdd_at(p, end, i, &e);
-            if (tm.kind == AZ_TIME_NONE) return 0;
-            c->time = tm;
-            c->time_end = e;
-            n = e - i;
-            break;
-        }
+        case 'm':
         case 't': {
             size_t e = 0;
-            struct az_time tm = tok_slash_stamp_at(p, end, i, &e);
+            struct az_time tm =
+                conv == 'm' ? tok_mmdd_at(p, end, i, &e) : tok_slash_stamp_at(p, end, i, &e);
             if (tm.kind == AZ_TIME_NONE) return 0;
             c->time = tm;
             c->time_end = e;
