@@ -18,7 +18,10 @@
 #include "ingest/ingest.h"
 #include "report/report.h"
 
-#define CACHE_MAGIC "gotcha-batch-cache/1"
+/* /2: each line keeps the run's dashboard facts beside its row. Any other version of the
+ * header is a stale cache, rebuilt silently. */
+#define CACHE_MAGIC         "gotcha-batch-cache/2"
+#define CACHE_MAGIC_VERSION "gotcha-batch-cache/"
 
 /* ---- small helpers ---- */
 
@@ -245,8 +248,9 @@ size_t batch_discover(const struct batch_options *o, char ***out, FILE *err)
 
 /* ---- identity of a run's inputs and of the configuration, for the cache ---- */
 
-static uint64_t inputs_hash(const char *run)
+static uint64_t inputs_hash(const char *run, int64_t *newest_mtime)
 {
+    *newest_mtime = 0;
     struct ingest_walk *w = NULL;
     const char *paths[1] = {run};
     enum az_status st = ingest_walk_paths(paths, 1, &w);
@@ -257,6 +261,7 @@ static uint64_t inputs_hash(const char *run)
         h = fnv1a_str(h, e->display);
         h = az_fnv1a(h, &e->size, sizeof e->size);
         h = az_fnv1a(h, &e->mtime, sizeof e->mtime);
+        if (e->mtime > *newest_mtime) *newest_mtime = e->mtime;
     }
     for (size_t i = 0; w && i < ingest_walk_skip_count(w); i++) {
         const struct ingest_skip *s = ingest_walk_skip(w, i);
@@ -270,6 +275,8 @@ static uint64_t inputs_hash(const char *run)
 uint64_t batch_config_hash(const struct corr_config *cfg)
 {
     uint64_t h = fnv1a_str(AZ_FNV1A_SEED, GOTCHA_VERSION);
+    /* the row's fields: a cache of rows in an older shape is rebuilt, not reported corrupt */
+    h = fnv1a_str(h, report_batch_csv_header(1));
     const struct match_pack *p = cfg->pack;
     for (size_t i = 0; i < match_pack_entry_count(p); i++) {
         const struct match_entry *e = match_pack_entry(p, i);
@@ -277,7 +284,7 @@ uint64_t batch_config_hash(const struct corr_config *cfg)
         h = fnv1a_str(h, e->title);
         h = fnv1a_str(h, e->fix ? e->fix : "");
         /* the data model the correlator evaluates: a changed rule must not reuse old rows */
-        h = az_fnv1a(h, &e->scope.platform, sizeof e->scope.platform);
+        h = fnv1a_str(h, e->scope.platform ? e->scope.platform : "");
         h = az_fnv1a(h, &e->scope.factor, sizeof e->scope.factor);
         h = fnv1a_str(h, e->ruled_out ? e->ruled_out : "");
         for (size_t k = 0; k < e->ntags; k++) h = fnv1a_str(h, e->tags[k]);
@@ -317,19 +324,35 @@ uint64_t batch_config_hash(const struct corr_config *cfg)
         for (size_t k = 0; k < s->ntags; k++) h = fnv1a_str(h, s->tags[k]);
     }
     h = az_fnv1a(h, &cfg->threshold, sizeof cfg->threshold);
-    h = az_fnv1a(h, &cfg->platform, sizeof cfg->platform);
+    h = fnv1a_str(h, cfg->platform ? cfg->platform : "");
+    /* what places a run and what its rules read */
+    for (size_t i = 0; i < match_pack_platform_count(p); i++) {
+        const struct match_platform *pl = match_pack_platform(p, i);
+        h = fnv1a_str(h, pl->id);
+        for (size_t k = 0; k < pl->ndevice_names; k++) h = fnv1a_str(h, pl->device_names[k]);
+        for (size_t k = 0; k < pl->ncapabilities; k++) h = fnv1a_str(h, pl->capabilities[k]);
+        h = az_fnv1a(h, &pl->pool_lo_gib, sizeof pl->pool_lo_gib);
+        h = az_fnv1a(h, &pl->pool_hi_gib, sizeof pl->pool_hi_gib);
+        for (size_t k = 0; k < pl->nfacts; k++) {
+            h = fnv1a_str(h, pl->facts[k].name);
+            h = az_fnv1a(h, &pl->facts[k].num, sizeof pl->facts[k].num);
+            h = fnv1a_str(h, pl->facts[k].str ? pl->facts[k].str : "");
+        }
+    }
     h = az_fnv1a(h, &cfg->ingest.max_line, sizeof cfg->ingest.max_line);
     h = az_fnv1a(h, &cfg->ingest.expand_floor, sizeof cfg->ingest.expand_floor);
     h = az_fnv1a(h, &cfg->ingest.expand_ratio, sizeof cfg->ingest.expand_ratio);
     return h;
 }
 
-/* ---- the cache: a header line, then "<inputs hash> <row json>" per run, sorted by run ---- */
+/* ---- the cache: a header line, then "<inputs hash> <row json>\t<facts json>" per run, sorted
+ * by run (compact JSON never holds a raw tab) ---- */
 
 struct cache_entry {
     char *run;
     uint64_t inputs;
-    char *row; /* the row's JSON line */
+    char *row;   /* the row's JSON line */
+    char *facts; /* the run's dashboard facts (report_dash_facts_json()) */
 };
 
 struct cache {
@@ -347,6 +370,7 @@ static void cache_free(struct cache *c)
     for (size_t i = 0; i < c->n; i++) {
         free(c->v[i].run);
         free(c->v[i].row);
+        free(c->v[i].facts);
     }
     free(c->v);
     memset(c, 0, sizeof *c);
@@ -370,7 +394,7 @@ static void cache_load(struct cache *c, const char *path, uint64_t config, FILE 
         problem = "empty file";
     } else {
         if (line[n - 1] == '\n') line[--n] = '\0';
-        if (strncmp(line, CACHE_MAGIC " ", strlen(CACHE_MAGIC) + 1) != 0)
+        if (strncmp(line, CACHE_MAGIC_VERSION, strlen(CACHE_MAGIC_VERSION)) != 0)
             problem = "not a gotcha batch cache";
         else
             stale = strcmp(line, header) != 0;
@@ -381,17 +405,25 @@ static void cache_load(struct cache *c, const char *path, uint64_t config, FILE 
         errno = 0;
         unsigned long long ih = strtoull(line, &end, 16);
         struct report_batch_row row;
-        if (errno || end != line + 16 || *end != ' ' ||
-            report_batch_row_parse(&row, end + 1, (size_t)(line + n - end - 1)) != AZ_OK) {
+        struct report_dash_facts facts;
+        char *tab = errno || end != line + 16 || *end != ' ' ? NULL : strchr(end + 1, '\t');
+        if (!tab || report_batch_row_parse(&row, end + 1, (size_t)(tab - end - 1)) != AZ_OK) {
+            problem = "corrupt entry";
+            break;
+        }
+        if (report_dash_facts_parse(&facts, tab + 1, (size_t)(line + n - tab - 1)) != AZ_OK) {
+            report_batch_row_free(&row);
             problem = "corrupt entry";
             break;
         }
         az_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v);
         c->v[c->n].run = az_xstrdup(row.run);
         c->v[c->n].inputs = ih;
-        c->v[c->n].row = az_xstrdup(end + 1);
+        c->v[c->n].row = az_xstrndup(end + 1, (size_t)(tab - end - 1));
+        c->v[c->n].facts = az_xstrdup(tab + 1);
         c->n++;
         report_batch_row_free(&row);
+        report_dash_facts_free(&facts);
     }
     free(line);
     fclose(f);
@@ -406,17 +438,20 @@ static void cache_load(struct cache *c, const char *path, uint64_t config, FILE 
 
 static const struct cache_entry *cache_find(const struct cache *c, const char *run)
 {
-    struct cache_entry key = {(char *)(uintptr_t)run, 0, NULL};
+    struct cache_entry key = {(char *)(uintptr_t)run, 0, NULL, NULL};
     return c->n ? bsearch(&key, c->v, c->n, sizeof *c->v, cmp_cache) : NULL;
 }
 
 /* ---- the worker pool ---- */
 
 struct run_slot {
-    uint64_t inputs; /* inputs hash */
-    char *row_json;  /* the output row */
-    int unreadable;  /* 1 when the run could not be read */
+    uint64_t inputs;  /* inputs hash */
+    char *row_json;   /* the output row */
+    char *facts_json; /* its dashboard facts (report_dash_facts_json()) */
+    int unreadable;   /* 1 when the run could not be read */
     int from_cache;
+    int has_report;    /* --reports: its report was written */
+    char *report_fail; /* --reports: why its report could not be written, or NULL */
 };
 
 struct pool {
@@ -434,21 +469,45 @@ static int row_unreadable(const struct report_batch_row *row)
     return row->error[0] != '\0';
 }
 
+/* --reports: scan's HTML report of run i, under its report_dash_report_name(). */
+static void write_report(struct pool *p, size_t i, const struct corr_result *res)
+{
+    char name[160];
+    report_dash_report_name(p->runs[i], p->o->redact, name, sizeof name);
+    char *path = path_join(p->o->reports_dir, name);
+    errno = 0;
+    FILE *f = fopen(path, "w");
+    struct report_options ro = {0, p->o->redact, 0, GOTCHA_VERSION, NULL};
+    int failed = !f || report_write(f, REPORT_HTML, res, p->o->cfg->pack, &ro) != AZ_OK;
+    if (f && fclose(f) != 0) failed = 1;
+    if (failed)
+        p->slots[i].report_fail =
+            az_xasprintf("%s: %s", path, errno ? strerror(errno) : "write error");
+    else
+        p->slots[i].has_report = 1;
+    free(path);
+}
+
 static void analyse_one(struct pool *p, struct match_scanner *scanner, size_t i)
 {
     const char *run = p->runs[i];
     struct run_slot *slot = &p->slots[i];
-    slot->inputs = inputs_hash(run);
-    const struct cache_entry *hit = p->cache ? cache_find(p->cache, run) : NULL;
+    int64_t newest_mtime;
+    slot->inputs = inputs_hash(run, &newest_mtime);
+    /* a report needs the whole result, which the cache does not keep */
+    const struct cache_entry *hit =
+        p->cache && !p->o->reports_dir ? cache_find(p->cache, run) : NULL;
     struct report_batch_row row;
     if (hit && hit->inputs == slot->inputs &&
         report_batch_row_parse(&row, hit->row, strlen(hit->row)) == AZ_OK) {
         slot->row_json = az_xstrdup(hit->row);
+        slot->facts_json = az_xstrdup(hit->facts);
         slot->unreadable = row_unreadable(&row);
         slot->from_cache = 1;
         report_batch_row_free(&row);
         return;
     }
+    struct report_dash_facts facts;
     double t0 = now_ms();
     struct corr_result *res = NULL;
     const char *paths[1] = {run};
@@ -456,14 +515,19 @@ static void analyse_one(struct pool *p, struct match_scanner *scanner, size_t i)
     uint64_t ms = (uint64_t)(now_ms() - t0 + 0.5);
     if (st != AZ_OK || !res) {
         report_batch_row_error(&row, run, "analysis failed");
+        report_dash_facts_from_mtime(&facts, newest_mtime);
     } else {
         report_batch_row_from_result(&row, run, res, ms);
         if (!row.error[0] && res->ninputs == 0 && res->nskipped > 0) {
             free(row.error);
             row.error = az_xasprintf("no readable input: %s", res->skipped[0].reason);
         }
+        report_dash_facts_from_result(&facts, res, newest_mtime);
+        if (p->o->reports_dir && !row.error[0]) write_report(p, i, res);
     }
     corr_result_free(res);
+    slot->facts_json = report_dash_facts_json(&facts);
+    report_dash_facts_free(&facts);
     slot->row_json = report_batch_row_json(&row);
     slot->unreadable = row_unreadable(&row);
     report_batch_row_free(&row);
@@ -520,39 +584,65 @@ static void tally_add(struct tally **v, size_t *n, size_t *cap, const char *key,
     (*v)[(*n)++] = (struct tally){key, text, id, 1};
 }
 
+/* The verdict line of a row in the summary: a gotcha's id, or "none" split by the outcome, so
+ * a failed run no gotcha explains is not counted with the healthy ones. Static or the row's. */
+static const char *summary_key(const struct report_batch_row *row)
+{
+    if (strcmp(row->verdict, "none") != 0) return row->verdict;
+    static const char *const split[][2] = {{"failed", "none (failed)"},
+                                           {"completed", "none (completed)"},
+                                           {"cut-off", "none (cut-off)"},
+                                           {"unknown", "none (unknown)"}};
+    for (size_t i = 0; i < AZ_ARRAY_LEN(split); i++)
+        if (strcmp(row->outcome, split[i][0]) == 0) return split[i][1];
+    return row->verdict;
+}
+
+static void print_tally(FILE *f, const char *title, const struct tally *v, size_t n, size_t read)
+{
+    fprintf(f, "\n%s\n", title);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "  %-18s %6zu  %5.1f %%\n", v[i].key, v[i].count,
+                read ? 100.0 * (double)v[i].count / (double)read : 0.0);
+}
+
+static void print_first_errors(FILE *f, const struct tally *errors, size_t ne)
+{
+    if (!ne) return;
+    fprintf(f, "\nmost common first errors\n");
+    for (size_t i = 0; i < ne && i < 10; i++) {
+        struct az_buf safe = AZ_BUF_INIT;
+        const char *t = errors[i].text;
+        report_sanitize_terminal(&safe, t, AZ_MIN(strlen(t), (size_t)100));
+        fprintf(f, "  %6zu  %-22s %s  %s\n", errors[i].count, errors[i].id, errors[i].key,
+                safe.data ? safe.data : "");
+        az_buf_free(&safe);
+    }
+}
+
 static void print_summary(FILE *f, struct report_batch_row *rows, size_t n)
 {
-    struct tally *verdicts = NULL, *errors = NULL;
-    size_t nv = 0, cv = 0, ne = 0, ce = 0, unreadable = 0;
+    struct tally *verdicts = NULL, *outcomes = NULL, *errors = NULL;
+    size_t nv = 0, cv = 0, no = 0, co = 0, ne = 0, ce = 0, unreadable = 0;
     for (size_t i = 0; i < n; i++) {
         if (rows[i].error[0]) {
             unreadable++;
             continue;
         }
-        tally_add(&verdicts, &nv, &cv, rows[i].verdict, rows[i].verdict, "");
+        tally_add(&outcomes, &no, &co, rows[i].outcome, rows[i].outcome, "");
+        tally_add(&verdicts, &nv, &cv, summary_key(&rows[i]), rows[i].verdict, "");
         if (rows[i].fingerprint[0])
             tally_add(&errors, &ne, &ce, rows[i].fingerprint, rows[i].first_error,
                       rows[i].fingerprint_text);
     }
+    if (no) qsort(outcomes, no, sizeof *outcomes, cmp_tally);
     if (nv) qsort(verdicts, nv, sizeof *verdicts, cmp_tally);
     if (ne) qsort(errors, ne, sizeof *errors, cmp_tally);
     size_t read = n - unreadable;
     fprintf(f, "runs scanned: %zu (%zu read, %zu could not be read)\n", n, read, unreadable);
-    fprintf(f, "\nverdicts\n");
-    for (size_t i = 0; i < nv; i++)
-        fprintf(f, "  %-8s %6zu  %5.1f %%\n", verdicts[i].key, verdicts[i].count,
-                read ? 100.0 * (double)verdicts[i].count / (double)read : 0.0);
-    if (ne) {
-        fprintf(f, "\nmost common first errors\n");
-        for (size_t i = 0; i < ne && i < 10; i++) {
-            struct az_buf safe = AZ_BUF_INIT;
-            const char *t = errors[i].text;
-            report_sanitize_terminal(&safe, t, AZ_MIN(strlen(t), (size_t)100));
-            fprintf(f, "  %6zu  %-22s %s  %s\n", errors[i].count, errors[i].id, errors[i].key,
-                    safe.data ? safe.data : "");
-            az_buf_free(&safe);
-        }
-    }
+    print_tally(f, "outcomes", outcomes, no, read);
+    print_tally(f, "verdicts", verdicts, nv, read);
+    print_first_errors(f, errors, ne);
     if (unreadable) {
         fprintf(f, "\nruns that could not be read\n");
         for (size_t i = 0; i < n; i++) {
@@ -566,8 +656,30 @@ static void print_summary(FILE *f, struct report_batch_row *rows, size_t n)
             az_buf_free(&safe);
         }
     }
+    free(outcomes);
     free(verdicts);
     free(errors);
+}
+
+/* --format html: the dashboard over every row, with the facts the rows do not carry. */
+static int write_dashboard(const struct batch_options *o, const struct pool *p,
+                           const struct report_batch_row *rows, FILE *out, FILE *err)
+{
+    struct report_dash_facts *facts = az_xcalloc(p->nruns ? p->nruns : 1, sizeof *facts);
+    struct report_dash_input *in = az_xcalloc(p->nruns ? p->nruns : 1, sizeof *in);
+    for (size_t i = 0; i < p->nruns; i++) {
+        const char *js = p->slots[i].facts_json;
+        if (report_dash_facts_parse(&facts[i], js, strlen(js)) != AZ_OK)
+            report_dash_facts_from_mtime(&facts[i], 0);
+        in[i] = (struct report_dash_input){&rows[i], &facts[i], p->slots[i].has_report};
+    }
+    struct report_dash_options ro = {o->redact, GOTCHA_VERSION, o->reports_href};
+    int failed = report_dash_write(out, in, p->nruns, o->cfg->pack, &ro) != AZ_OK;
+    if (failed) fputs("gotcha: error writing the dashboard\n", err);
+    for (size_t i = 0; i < p->nruns; i++) report_dash_facts_free(&facts[i]);
+    free(facts);
+    free(in);
+    return failed;
 }
 
 static int cache_save(const char *path, uint64_t config, const struct pool *p, FILE *err)
@@ -581,7 +693,8 @@ static int cache_save(const char *path, uint64_t config, const struct pool *p, F
     }
     fprintf(f, "%s %016llx\n", CACHE_MAGIC, (unsigned long long)config);
     for (size_t i = 0; i < p->nruns; i++)
-        fprintf(f, "%016llx %s\n", (unsigned long long)p->slots[i].inputs, p->slots[i].row_json);
+        fprintf(f, "%016llx %s\t%s\n", (unsigned long long)p->slots[i].inputs, p->slots[i].row_json,
+                p->slots[i].facts_json);
     int bad = ferror(f);
     bad |= fclose(f) != 0;
     if (bad || rename(tmp, path) != 0) {
@@ -634,14 +747,19 @@ int batch_run(const struct batch_options *o, FILE *out, FILE *err)
     free(threads);
 
     struct report_batch_row *rows = az_xcalloc(nruns ? nruns : 1, sizeof *rows);
-    size_t unreadable = 0;
-    if (o->csv && !o->summary_only) fprintf(out, "%s\n", report_batch_csv_header(o->timing));
+    size_t unreadable = 0, failed_writes = 0;
+    int row_lines = !o->summary_only && !o->html;
+    if (o->csv && row_lines) fprintf(out, "%s\n", report_batch_csv_header(o->timing));
     for (size_t i = 0; i < nruns; i++) {
         const char *js = p.slots[i].row_json;
         if (report_batch_row_parse(&rows[i], js, strlen(js)) != AZ_OK)
             report_batch_row_error(&rows[i], runs[i], "internal: unparsable row");
         unreadable += p.slots[i].unreadable;
-        if (o->summary_only) continue;
+        if (p.slots[i].report_fail) {
+            fprintf(err, "gotcha: cannot write the report %s\n", p.slots[i].report_fail);
+            failed_writes++;
+        }
+        if (!row_lines) continue;
         /* Slots (and the cache) keep the wall time; the output has it only with --timing, so
          * without it a row is a function of the run's files alone. */
         rows[i].timed = o->timing;
@@ -656,6 +774,7 @@ int batch_run(const struct batch_options *o, FILE *out, FILE *err)
             free(line);
         }
     }
+    if (o->html) failed_writes += write_dashboard(o, &p, rows, out, err);
     if (o->summary_only)
         print_summary(out, rows, nruns);
     else if (o->summary)
@@ -666,16 +785,78 @@ int batch_run(const struct batch_options *o, FILE *out, FILE *err)
     for (size_t i = 0; i < nruns; i++) {
         report_batch_row_free(&rows[i]);
         free(p.slots[i].row_json);
+        free(p.slots[i].facts_json);
+        free(p.slots[i].report_fail);
         free(runs[i]);
     }
     free(rows);
     free(p.slots);
     free(runs);
     cache_free(&cache);
-    return unreadable ? 2 : 0;
+    return unreadable || failed_writes ? 2 : 0;
 }
 
 /* ---- the command ---- */
+
+/* The directory to, as a relative path from the directory from (both existing): what the
+ * dashboard's links to the reports start with. NULL when either cannot be resolved. */
+static char *relative_dir(const char *from, const char *to)
+{
+    char *ra = realpath(from, NULL), *b = realpath(to, NULL);
+    char *rel = NULL;
+    if (ra && b) {
+        const char *a = strcmp(ra, "/") == 0 ? "" : ra; /* no component: "/x" is one below */
+        size_t common = 0, i = 0;
+        /* the longest common prefix that ends at a component boundary */
+        for (; a[i] && a[i] == b[i]; i++)
+            if (a[i] == '/') common = i;
+        if (!a[i] && (!b[i] || b[i] == '/'))
+            common = i;
+        else if (!b[i] && a[i] == '/')
+            common = i;
+        struct az_buf r = AZ_BUF_INIT;
+        for (const char *q = a + common; *q; q++)
+            if (*q == '/') az_buf_puts(&r, r.len ? "/.." : "..");
+        const char *rest = b + common;
+        while (*rest == '/') rest++;
+        if (*rest) {
+            if (r.len) az_buf_putc(&r, '/');
+            az_buf_puts(&r, rest);
+        }
+        rel = r.len ? az_buf_steal(&r) : az_xstrdup(".");
+        az_buf_free(&r);
+    }
+    free(ra);
+    free(b);
+    return rel;
+}
+
+/* --reports DIR: create it when missing; the href the dashboard (at output, or on stdout: in the
+ * working directory) uses for it. @return 0, or -1 after a message. */
+static int prepare_reports(const char *dir, const char *output, char **href, FILE *err)
+{
+    struct stat st;
+    if (mkdir(dir, 0777) != 0 && (errno != EEXIST || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        fprintf(err, "gotcha: cannot create '%s': %s\n", dir,
+                errno == EEXIST ? "a file of that name exists" : strerror(errno));
+        return -1;
+    }
+    char *page_dir = az_xstrdup(output && strcmp(output, "-") != 0 ? output : "./.");
+    char *slash = strrchr(page_dir, '/');
+    if (slash == page_dir)
+        slash[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+    else
+        strcpy(page_dir, ".");
+    *href = relative_dir(page_dir, dir);
+    free(page_dir);
+    if (!*href) {
+        fprintf(err, "gotcha: cannot resolve '%s': %s\n", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
 
 int cli_cmd_batch(const struct cli_options *o, FILE *out, FILE *err)
 {
@@ -692,6 +873,19 @@ int cli_cmd_batch(const struct cli_options *o, FILE *out, FILE *err)
         return CLI_EXIT_ERROR;
     }
 
+    char *href = NULL;
+    FILE *dst = out;
+    if (o->batch_reports && prepare_reports(o->batch_reports, o->output, &href, err) != 0) {
+        match_pack_free(pack);
+        return CLI_EXIT_ERROR;
+    }
+    if (o->output && strcmp(o->output, "-") != 0 && !(dst = fopen(o->output, "w"))) {
+        fprintf(err, "gotcha: cannot write '%s': %s\n", o->output, strerror(errno));
+        free(href);
+        match_pack_free(pack);
+        return CLI_EXIT_ERROR;
+    }
+
     struct batch_options bo;
     memset(&bo, 0, sizeof bo);
     bo.roots = o->args;
@@ -701,6 +895,10 @@ int cli_cmd_batch(const struct cli_options *o, FILE *out, FILE *err)
     bo.run_depth = o->run_depth;
     bo.jobs = o->jobs;
     bo.csv = o->batch_csv;
+    bo.html = o->batch_html;
+    bo.redact = cli_redact_for(o, REPORT_HTML);
+    bo.reports_dir = o->batch_reports;
+    bo.reports_href = href;
     bo.summary = o->summary;
     bo.summary_only = o->summary_only;
     bo.cache_path = o->cache;
@@ -708,8 +906,14 @@ int cli_cmd_batch(const struct cli_options *o, FILE *out, FILE *err)
     bo.progress = isatty(fileno(err));
     bo.quiet = o->quiet;
     bo.cfg = &cfg;
-    int rc = batch_run(&bo, out, err);
-    if (fflush(out) != 0 || ferror(out)) rc = CLI_EXIT_ERROR;
+    int rc = batch_run(&bo, dst, err);
+    int bad_write = fflush(dst) != 0 || ferror(dst);
+    if (dst != out) {
+        bad_write |= fclose(dst) != 0;
+        if (bad_write) fprintf(err, "gotcha: error writing '%s'\n", o->output);
+    } /* a failed stdout is reported once, by cli_close_stdout() */
+    if (bad_write) rc = CLI_EXIT_ERROR;
+    free(href);
     match_pack_free(pack);
     return rc;
 }

@@ -1,9 +1,10 @@
 /*
  * cli/batch.h - `gotcha batch`: find the runs under some roots (or take a list of them), analyse
  * each run independently with corr_analyze() on a pool of threads, and print one gotcha.batch/1 row
- * per run (NDJSON or CSV), in run-path order, identical for any thread count; optionally a summary,
- * and a cache that makes a re-scan analyse only new or changed runs. docs/batch.md has the user's
- * view.
+ * per run (NDJSON or CSV), in run-path order, identical for any thread count, or one HTML
+ * dashboard over them (report_dash_write()); optionally a summary, each run's own HTML report
+ * (--reports), and a cache that makes a re-scan analyse only new or changed runs. docs/batch.md
+ * has the user's view.
  *
  * Threads share the pack (read-only); each worker has its own scanner and correlator state.
  */
@@ -24,6 +25,10 @@ struct batch_options {
     int run_depth;                 /* --run-depth N; -1 = automatic */
     unsigned jobs;                 /* -j N; 0 = online cores */
     int csv;                       /* --format csv (default ndjson) */
+    int html;                      /* --format html: the dashboard instead of rows */
+    int redact;                    /* the dashboard and --reports: redacted (cli: on by default) */
+    const char *reports_dir;       /* --reports DIR: each read run's scan HTML there, or NULL */
+    const char *reports_href;      /* DIR as the dashboard links it (relative to the page) */
     int summary;                   /* --summary: summary table on stderr */
     int summary_only;              /* --summary-only: the summary is the only output, on stdout */
     const char *cache_path;        /* --cache FILE, or NULL */

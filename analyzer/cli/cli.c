@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/az.h"
@@ -27,12 +28,14 @@ enum {
     OPT_CHECK,
     OPT_VERSION,
     OPT_STAGE,
+    OPT_PROBE_STATS,
     OPT_FILES_FROM,
     OPT_RUN_DEPTH,
     OPT_CACHE,
     OPT_SUMMARY,
     OPT_SUMMARY_ONLY,
     OPT_TIMING,
+    OPT_REPORTS,
 };
 
 static const char short_options[] = ":o:f:vqhj:0";
@@ -55,7 +58,8 @@ static const struct option long_options[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
-    {"stage", required_argument, NULL, OPT_STAGE}, /* hidden: benchmarks */
+    {"stage", required_argument, NULL, OPT_STAGE},       /* hidden: benchmarks */
+    {"probe-stats", no_argument, NULL, OPT_PROBE_STATS}, /* hidden: tests/bench/speed.sh */
     {"jobs", required_argument, NULL, 'j'},
     {"null", no_argument, NULL, '0'},
     {"files-from", required_argument, NULL, OPT_FILES_FROM},
@@ -64,6 +68,7 @@ static const struct option long_options[] = {
     {"summary", no_argument, NULL, OPT_SUMMARY},
     {"summary-only", no_argument, NULL, OPT_SUMMARY_ONLY},
     {"timing", no_argument, NULL, OPT_TIMING},
+    {"reports", required_argument, NULL, OPT_REPORTS},
     {NULL, 0, NULL, 0},
 };
 
@@ -90,7 +95,8 @@ static const char help_head[] =
     "       gotcha list | explain ID | patterns [--check] [DIR]\n"
     "Name the most likely cause of a failed ML training run on NVIDIA machines (DGX Spark)\n"
     "from its logs, dmesg, nvidia-smi output, pip and vLLM/NCCL logs: plain, compressed or\n"
-    "in archives. With no PATH, or when PATH is -, read standard input.\n"
+    "in archives. With no PATH, or when PATH is -, read standard input (gotcha alone on a\n"
+    "terminal prints the usage).\n"
     "\n"
     "Commands:\n"
     "  scan PATH...            analyse the files, directories and archives of one run\n"
@@ -116,14 +122,16 @@ static const char help_scan[] =
     "  -f, --format LIST       comma-separated list of text, json, md, html, preflight\n"
     "                          (default text)\n"
     "  -o, --output FILE       write the report to FILE; with several formats FILE is a\n"
-    "                          base name: -f json,md -o report gives report.json, report.md\n"
+    "                          base name (and needed): -f json,md -o report gives\n"
+    "                          report.json, report.md\n"
     "      --redact            hide host and user names, addresses and secrets\n"
     "      --no-redact         do not (default: redact md and html only)\n"
     "      --color WHEN        colour text reports: auto (a terminal and NO_COLOR unset),\n"
     "                          always or never (default auto)\n"
     "      --threshold X       minimum confidence for a verdict, 0 to 1 (default 0.35)\n"
-    "      --platform P        gb10, other or auto: the platform to assume (default auto =\n"
-    "                          from the inputs; also GOTCHA_PLATFORM)\n"
+    "      --platform P        a platform id the pack declares, other or auto: the platform\n"
+    "                          to assume (default auto = from the inputs; also\n"
+    "                          GOTCHA_PLATFORM)\n"
     "      --max-line SIZE     cut records longer than SIZE bytes (default 64K)\n"
     "      --max-expand SIZE   decompressed bytes always allowed per member (default 1G)\n"
     "      --expand-ratio N    and N times the compressed size beyond it (default 64)\n"
@@ -146,8 +154,10 @@ static const char help_tail[] =
     "\n"
     "The pack is --patterns DIR, else $GOTCHA_PATTERNS, else patterns/ beside the program,\n"
     "else the installed copy.\n"
-    "Exit status: 0 no failure found, 1 a failure found, 2 usage error, broken pattern pack\n"
-    "or a PATH that cannot be read.\n";
+    "Exit status: 0 no gotcha is named and the run did not fail (outcome completed, cut-off\n"
+    "or unknown); 1 a gotcha is named or the run failed (outcome 'failed', gotcha or not);\n"
+    "2 usage error, broken pattern pack, a PATH that cannot be read, or nothing to read (no\n"
+    "file, or not one line of text in them: said on stderr, and no report).\n";
 
 static void print_help(FILE *out, enum cli_command cmd, int explicit_command)
 {
@@ -194,20 +204,28 @@ static void print_help(FILE *out, enum cli_command cmd, int explicit_command)
               "       gotcha batch [OPTION]... --files-from FILE\n"
               "Find the runs under each ROOT (a directory holding log files, or a bundle\n"
               "archive), analyse each as 'gotcha scan' would, and print one gotcha.batch/1 JSON\n"
-              "object per run, in run order (docs/batch.md).\n\n"
+              "object per run, in run order, with its outcome, verdict and first error, or one\n"
+              "HTML dashboard over them (docs/batch.md).\n\n"
               "Batch options:\n"
               "  -j, --jobs N            worker threads (default: online cores)\n"
               "      --files-from FILE   read the runs from FILE, one per line (- = stdin)\n"
               "  -0, --null              the --files-from list is NUL-separated\n"
               "      --run-depth N       the runs are the entries N levels below each ROOT\n"
-              "  -f, --format FMT        ndjson (default) or csv\n"
+              "  -f, --format FMT        ndjson (default), csv, or html: one self-contained page\n"
+              "                          with the runs per week, the share of each gotcha and\n"
+              "                          outcome, the most common first errors and every run\n"
+              "  -o, --output FILE       write to FILE instead of standard output\n"
+              "      --reports DIR       write each run's HTML report into DIR (created if\n"
+              "                          missing); the dashboard links to them\n"
+              "      --redact, --no-redact  for the dashboard and the reports: hide host and\n"
+              "                          user names, addresses and secrets (default) or not\n"
               "      --summary           a summary table on standard error\n"
               "      --summary-only      only the summary table, on standard output\n"
               "      --cache FILE        reuse results of unchanged runs; update FILE\n"
               "      --timing            add each run's analysis wall time (duration_ms);\n"
               "                          without it two scans of the same runs are identical\n"
-              "      --threshold X, --max-line SIZE, --max-expand SIZE, --expand-ratio N\n"
-              "                          as for scan\n"
+              "      --threshold X, --platform P, --max-line SIZE, --max-expand SIZE,\n"
+              "      --expand-ratio N    as for scan\n"
               "  -q, --quiet             no warnings on standard error\n"
               "Exit status: 0 every run was read, 2 some could not be (or a usage error).\n\n",
               out);
@@ -313,9 +331,11 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
     case 'o': o->output = arg; return 0;
     case 'f':
         if (o->command != CLI_CMD_BATCH) return parse_formats(arg, o, err);
-        if (strcmp(arg, "csv") != 0 && strcmp(arg, "ndjson") != 0)
-            return cli_bad_usage(err, "unknown batch format '%s' (expected ndjson or csv)", arg);
+        if (strcmp(arg, "csv") != 0 && strcmp(arg, "ndjson") != 0 && strcmp(arg, "html") != 0)
+            return cli_bad_usage(err, "unknown batch format '%s' (expected ndjson, csv or html)",
+                                 arg);
         o->batch_csv = strcmp(arg, "csv") == 0;
+        o->batch_html = strcmp(arg, "html") == 0;
         return 0;
     case 'j': {
         uint64_t v;
@@ -338,6 +358,7 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
     case OPT_SUMMARY: o->summary = 1; return 0;
     case OPT_SUMMARY_ONLY: o->summary_only = 1; return 0;
     case OPT_TIMING: o->timing = 1; return 0;
+    case OPT_REPORTS: o->batch_reports = arg; return 0;
     case 'v': o->verbose = 1; return 0;
     case 'q': o->quiet = 1; return 0;
     case 'h': o->help = 1; return 0;
@@ -373,9 +394,7 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
         return 0;
     }
     case OPT_PLATFORM:
-        if (strcmp(arg, "gb10") && strcmp(arg, "other") && strcmp(arg, "auto"))
-            return cli_bad_usage(err, "invalid --platform '%s' (expected gb10, other or auto)",
-                                 arg);
+        /* checked against the pack's platforms once it is loaded (cli_apply_platform) */
         o->platform = arg;
         return 0;
     case OPT_CHECK: o->check = 1; return 0;
@@ -384,6 +403,7 @@ static int parse_one(int c, const char *arg, struct cli_options *o, FILE *err)
             return cli_bad_usage(err, "invalid --stage '%s' (only 'ingest')", arg);
         o->stage_ingest = 1;
         return 0;
+    case OPT_PROBE_STATS: o->probe_stats = 1; return 0;
     default: break;
     }
     return cli_bad_usage(err, "internal: unhandled option %d", c);
@@ -399,6 +419,7 @@ static const char *batch_only_option(const struct cli_options *o)
     if (o->summary) return "--summary";
     if (o->summary_only) return "--summary-only";
     if (o->timing) return "--timing";
+    if (o->batch_reports) return "--reports";
     return NULL;
 }
 
@@ -414,6 +435,7 @@ static const char *scan_only_option(const struct cli_options *o)
     if (o->expand_ratio) return "--expand-ratio";
     if (o->threshold >= 0) return "--threshold";
     if (o->stage_ingest) return "--stage";
+    if (o->probe_stats) return "--probe-stats";
     return NULL;
 }
 
@@ -424,11 +446,7 @@ static int validate(struct cli_options *o, FILE *err)
         if (commands[i].cmd == o->command) cmd_name = commands[i].name;
     if (o->command == CLI_CMD_BATCH) {
         const char *opt = NULL;
-        if (o->output)
-            opt = "--output";
-        else if (o->redact >= 0)
-            opt = o->redact ? "--redact" : "--no-redact";
-        else if (o->color != CLI_COLOR_AUTO)
+        if (o->color != CLI_COLOR_AUTO)
             opt = "--color";
         else if (o->stage_ingest)
             opt = "--stage";
@@ -437,6 +455,14 @@ static int validate(struct cli_options *o, FILE *err)
             return cli_bad_usage(err, "'batch' needs a ROOT or --files-from FILE");
         if (o->nul_separated && !o->files_from)
             return cli_bad_usage(err, "option '--null' needs '--files-from'");
+        if (o->redact >= 0 && !o->batch_html && !o->batch_reports)
+            return cli_bad_usage(err,
+                                 "option '%s' applies to batch's HTML only (--format html, "
+                                 "--reports)",
+                                 o->redact ? "--redact" : "--no-redact");
+        if (o->batch_html && o->summary_only)
+            return cli_bad_usage(err, "options '--format html' and '--summary-only' exclude "
+                                      "each other");
     } else {
         const char *opt = batch_only_option(o);
         if (!opt && o->command != CLI_CMD_SCAN) opt = scan_only_option(o);
@@ -459,6 +485,10 @@ static int validate(struct cli_options *o, FILE *err)
         break;
     case CLI_CMD_SCAN:
         if (o->nformats == 0) o->formats[o->nformats++] = REPORT_TEXT;
+        if (o->nformats > 1 && !o->output)
+            return cli_bad_usage(err,
+                                 "several formats need -o BASE (-f json,md -o report writes "
+                                 "report.json and report.md); one format goes to standard output");
         break;
     case CLI_CMD_BATCH:
     case CLI_CMD_NONE:
@@ -476,6 +506,73 @@ void cli_options_init(struct cli_options *o)
     o->run_depth = -1;
 }
 
+/* The live commands parse their own command lines (record's ends in the command it runs). */
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv, FILE *out, FILE *err);
+} live_commands[] = {
+    {"preflight", cli_cmd_preflight}, {"record", cli_cmd_record}, {"collect", cli_cmd_collect}};
+
+/* Edit distance of a and b (both short: command names and what a user typed for one), capped:
+ * any distance above CLI_SUGGEST_MAX is CLI_SUGGEST_MAX + 1. */
+#define CLI_SUGGEST_MAX 2  /* "prefight", "colect", "bacth": one or two keys off */
+#define CLI_WORD_MAX    32 /* longer than any command: never one */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > CLI_WORD_MAX || lb > CLI_WORD_MAX) return CLI_SUGGEST_MAX + 1;
+    size_t row[CLI_WORD_MAX + 1];
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = AZ_MIN(row[j] + 1, row[j - 1] + 1);
+            row[j] = AZ_MIN(best, diag + (a[i - 1] != b[j - 1]));
+            diag = up;
+        }
+    }
+    return AZ_MIN(row[lb], (size_t)CLI_SUGGEST_MAX + 1);
+}
+
+/* The command closest to word within CLI_SUGGEST_MAX edits, or NULL. Static. */
+static const char *nearest_command(const char *word)
+{
+    const char *best = NULL;
+    size_t bd = CLI_SUGGEST_MAX + 1;
+    for (size_t i = 0; i < AZ_ARRAY_LEN(commands) + AZ_ARRAY_LEN(live_commands); i++) {
+        const char *name = i < AZ_ARRAY_LEN(commands)
+                               ? commands[i].name
+                               : live_commands[i - AZ_ARRAY_LEN(commands)].name;
+        size_t d = edit_distance(word, name);
+        if (d < bd) {
+            bd = d;
+            best = name;
+        }
+    }
+    return best;
+}
+
+/* A first word that is neither a command nor a path: a mistyped command ("prefight"), when it
+ * is a bare word (no '/', no '.', as no command has) that names no file. @return 1 after the
+ * usage error. */
+static int unknown_command(const char *word, FILE *err)
+{
+    if (!*word || word[0] == '-' || strlen(word) > CLI_WORD_MAX ||
+        strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+            strlen(word))
+        return 0;
+    struct stat st;
+    if (stat(word, &st) == 0 || errno != ENOENT) return 0;
+    const char *near = nearest_command(word);
+    if (near)
+        cli_bad_usage(err, "unknown command '%s' (did you mean '%s'?)", word, near);
+    else
+        cli_bad_usage(err, "unknown command '%s', and no file of that name", word);
+    return 1;
+}
+
 int cli_parse(int argc, char **argv, struct cli_options *o, FILE *err)
 {
     cli_options_init(o);
@@ -491,6 +588,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, FILE *err)
             o->explicit_command = 1;
             first = 1;
         }
+    if (!o->explicit_command && unknown_command(argv[1], err)) return CLI_EXIT_ERROR;
 
     int gargc = argc - first;
     char **gargv = argv + first;
@@ -526,13 +624,6 @@ void cli_options_free(struct cli_options *o)
 
 /* ---- running ---- */
 
-/* The live commands parse their own command lines (record's ends in the command it runs). */
-static const struct {
-    const char *name;
-    int (*run)(int argc, char **argv, FILE *out, FILE *err);
-} live_commands[] = {
-    {"preflight", cli_cmd_preflight}, {"record", cli_cmd_record}, {"collect", cli_cmd_collect}};
-
 int cli_run(int argc, char **argv, FILE *out, FILE *err)
 {
     if (argc >= 2)
@@ -542,6 +633,10 @@ int cli_run(int argc, char **argv, FILE *out, FILE *err)
     struct cli_options o;
     int rc = cli_parse(argc, argv, &o, err);
     if (rc != 0) goto end;
+    if (o.command == CLI_CMD_NONE && !isatty(fileno(stdin))) {
+        o.command = CLI_CMD_SCAN; /* `cat dmesg | gotcha`: the input is on standard input */
+        o.formats[o.nformats++] = REPORT_TEXT;
+    }
     if (o.command == CLI_CMD_NONE) {
         fputs(usage_short, err);
         rc = CLI_EXIT_ERROR;

@@ -6,9 +6,10 @@
  * and cli_close_stdout(). Only cli/ reads argv and the environment, prints diagnostics and picks
  * exit codes. No globals: the options are passed down explicitly.
  *
- * Exit codes (linter convention, STYLE.md section 7): CLI_EXIT_CLEAN when the scan found no
- * failure, CLI_EXIT_FINDINGS when it named one, CLI_EXIT_ERROR on a usage error, a broken
- * pattern pack, a path named on the command line that cannot be opened, or a failed write.
+ * Exit codes (linter convention, docs/style.md section 7): CLI_EXIT_CLEAN when the scan found no
+ * failure, CLI_EXIT_FINDINGS when it named a gotcha or the run failed, CLI_EXIT_ERROR on a usage
+ * error, a broken pattern pack, a path named on the command line that cannot be opened, inputs
+ * of which not one record could be read, or a failed write.
  */
 #ifndef CLI_H
 #define CLI_H
@@ -54,6 +55,7 @@ struct cli_options {
     int quiet;                   /* -q/--quiet */
     int check;                   /* patterns --check */
     int stage_ingest;            /* --stage=ingest (hidden, benchmarks) */
+    int probe_stats;        /* --probe-stats (hidden, benchmarks): prefilter counts on stderr */
     unsigned jobs;          /* -j/--jobs N: batch workers or scan matching threads, 0 = default */
     const char *files_from; /* batch --files-from FILE ("-" = stdin) */
     int nul_separated;      /* batch -0/--null */
@@ -63,8 +65,10 @@ struct cli_options {
     int summary_only;       /* batch --summary-only */
     int timing;             /* batch --timing: rows carry duration_ms */
     int batch_csv;          /* batch -f/--format csv (default ndjson) */
-    const char **args;      /* operands: PATH..., ID, DIR (array owned, strings borrowed) */
-    size_t nargs;           /* number of operands */
+    int batch_html;         /* batch -f/--format html: the dashboard */
+    const char *batch_reports; /* batch --reports DIR */
+    const char **args;         /* operands: PATH..., ID, DIR (array owned, strings borrowed) */
+    size_t nargs;              /* number of operands */
 };
 
 /**
@@ -96,8 +100,11 @@ int cli_use_color(enum cli_color c, int is_tty, const char *no_color_env);
 int cli_redact_for(const struct cli_options *o, enum report_format f);
 /* The file for format f: FILE itself with one format, "BASE.<ext>" with several; caller frees. */
 char *cli_output_path(const char *output, enum report_format f, size_t nformats);
-/* The exit code of a finished scan. */
-int cli_scan_exit_code(int named_path_failed, int has_verdict, int write_failed);
+/* The exit code of a finished scan: CLI_EXIT_ERROR when a named path could not be opened or a
+ * report not written; CLI_EXIT_FINDINGS when it names a gotcha (has_verdict) or the run failed
+ * (its outcome is "failed", gotcha or not); CLI_EXIT_CLEAN otherwise (completed, cut-off, or
+ * unknown with no verdict). A scan that read nothing never gets here (cli_cmd_scan: 2). */
+int cli_scan_exit_code(int named_path_failed, int has_verdict, int run_failed, int write_failed);
 /* Threads for -j N: N itself, else online cores capped at max_default (at least 1). */
 unsigned cli_jobs(unsigned jobs, unsigned max_default);
 /**

@@ -167,8 +167,8 @@ static void put_model(FILE *out, const struct match_entry *e)
 {
     if (e->family != MATCH_FAMILY_GOTCHA) return;
     char buf[256];
-    if (e->scope.platform == MATCH_SCOPE_GB10)
-        snprintf(buf, sizeof buf, "gb10 (x%.2f on another GPU)", e->scope.factor);
+    if (e->scope.platform)
+        snprintf(buf, sizeof buf, "%s (x%.2f on another GPU)", e->scope.platform, e->scope.factor);
     else
         snprintf(buf, sizeof buf, "any platform");
     put_field(out, "scope", buf);
@@ -330,9 +330,11 @@ int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err)
         put_kinds(out, s->kinds);
         enum match_role dflt = s->strength == MATCH_CONTEXT ? MATCH_ROLE_CONTEXT : MATCH_ROLE_ROOT;
         if (s->role != dflt) fprintf(out, "  role: %s", match_role_name(s->role));
-        if (s->decisive_on == MATCH_SCOPE_GB10) fputs("  decisive on: gb10", out);
+        if (s->decisive_on) fprintf(out, "  decisive on: %s", s->decisive_on);
         for (size_t k = 0; k < s->ntags; k++)
             fprintf(out, "%s%s", k ? "," : "  tags: ", s->tags[k]);
+        for (size_t k = 0; k < s->ncascade_of; k++)
+            fprintf(out, "%s%s", k ? "," : "  cascade of: ", s->cascade_of[k]);
         fputc('\n', out);
         struct az_buf b = AZ_BUF_INIT;
         if (s->summary && *s->summary) {

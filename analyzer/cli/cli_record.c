@@ -1,12 +1,17 @@
 /*
  * cli/cli_record.c - `gotcha record [-o DIR] [--interval SECONDS] -- CMD [ARGS...]`: run CMD with
  * its output still on the terminal and keep, in DIR, what a post-mortem needs (docs/live.md):
- * its stdout and stderr, an nvidia-smi CSV sampled every interval, the host facts at the start,
- * the kernel log of the run's span, and how the command ended. When it fails, scan DIR.
+ * its stdout and stderr, an nvidia-smi CSV sampled every interval, the host facts (gathered
+ * beside the command, cli_record_aside.c), the kernel log of the run's window, and how the
+ * command ended (run.txt, the run record format of tokenize/tok.h). When it fails, scan DIR.
+ *
+ * CMD starts at once: nothing slow (nvidia-smi, python3, pip, dmesg) runs before it.
  *
  * Signals: the child stays in gotcha's process group, so a Ctrl-C from the terminal reaches it
- * directly; a signal sent to gotcha alone (kill, a batch scheduler) is forwarded to it. Either
- * way gotcha waits for the child and exits with its status (128 + N for signal N, as a shell).
+ * directly; a signal sent to gotcha alone (kill, a batch scheduler) is forwarded to it. A second
+ * Ctrl-C sends it SIGTERM, and SIGKILL follows after the grace period (a third Ctrl-C: at once);
+ * both are said on stderr. Either way gotcha waits for the child and exits with its status
+ * (128 + N for signal N, as a shell).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,9 +27,9 @@
 
 #include "cli/cli.h"
 #include "cli/host.h"
-#include "cli/live.h"
+#include "cli/record.h"
 #include "common/az.h"
-#include "match/match.h"
+#include "tokenize/tok.h"
 
 #ifndef GOTCHA_VERSION
 #define GOTCHA_VERSION "0.0.0"
@@ -36,16 +41,16 @@
 /* The columns the scan reads from a sampler CSV (correlate/series.c names them). */
 static const char rec_smi_query[] = "--query-gpu=timestamp,index,temperature.gpu,power.draw,"
                                     "clocks.sm,utilization.gpu,memory.used,memory.total";
-/* pip freeze of a large environment takes seconds; a broken pip must not hold the run. */
-#define REC_PIP_TIMEOUT_MS   60000
-#define REC_DMESG_TIMEOUT_MS 10000
-/* The kernel log kept: the span of one run, not a machine's history. */
-#define REC_DMESG_MAX (8u * 1024 * 1024)
 /* After the command exits, output still buffered in the pipes is read for this long at most
  * (a daemon it started may hold them open forever). */
 #define REC_DRAIN_MS 500
 /* How long the sampler gets to exit on SIGTERM before SIGKILL. */
 #define REC_SAMPLER_GRACE_MS 1000
+/* After a second Ctrl-C, how long the command gets between SIGTERM and SIGKILL: docker stop's
+ * default, long enough for a trainer to flush a checkpoint's metadata and its logs. */
+#define REC_DEFAULT_GRACE 10
+/* The poll loop's tick: signals and deadlines are looked at least this often. */
+#define REC_TICK_MS 100
 
 /* The signals forwarded to the child. */
 static const int rec_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
@@ -73,16 +78,6 @@ static long long wall_s(void)
 static char *join_path(const char *dir, const char *name)
 {
     return az_xasprintf("%s/%s", dir, name);
-}
-
-static int write_file(const char *dir, const char *name, const char *data, size_t len)
-{
-    char *path = join_path(dir, name);
-    FILE *f = fopen(path, "w");
-    int ok = f && fwrite(data, 1, len, f) == len;
-    if (f && fclose(f) != 0) ok = 0;
-    free(path);
-    return ok ? 0 : -1;
 }
 
 /* A new directory: DIR as given (it must not exist or be empty), else gotcha-run-<UTC stamp>. */
@@ -114,86 +109,27 @@ static char *make_dir(const char *want, FILE *err)
     return made;
 }
 
-/* ---- the host at the start ---- */
-
-/* The host facts files; returns 1 when nvidia-smi answered (so sampling it makes sense). */
-static int record_host(const char *dir, char *const *cmd, size_t ncmd, FILE *err)
+/* Block (or unblock) the forwarded signals around a fork, so a child never runs gotcha's
+ * handler before it has reset it. */
+static void block_signals(int block, sigset_t *saved)
 {
-    struct cli_host_limits lim;
-    cli_host_limits_default(&lim);
-    struct cli_options po;
-    cli_options_init(&po);
-    struct match_pack *pack = cli_load_pack(&po, err);
-    struct cli_host h;
-    cli_host_gather(&h, &lim, pack);
-    cli_host_read_launch(&h, pack, (const char *const *)cmd, ncmd, NULL, 0);
-    match_pack_free(pack);
-    struct cli_preflight p;
-    cli_preflight_check(&h, &lim, &p);
-
-    static const struct {
-        const char *name;
-        int kind; /* 0 text, 1 json, 2 facts */
-    } files[] = {{"preflight.txt", 0}, {"preflight.json", 1}, {"host-facts.txt", 2}};
-    for (size_t i = 0; i < AZ_ARRAY_LEN(files); i++) {
-        char *path = join_path(dir, files[i].name);
-        FILE *f = fopen(path, "w");
-        if (f) {
-            if (files[i].kind == 0) cli_preflight_write_text(&p, f);
-            if (files[i].kind == 1) cli_preflight_write_json(&p, &h, f, GOTCHA_VERSION);
-            if (files[i].kind == 2) cli_host_write_facts(&h, f, GOTCHA_VERSION);
-            if (fclose(f) != 0) f = NULL;
-        }
-        if (!f) fprintf(err, "gotcha: warning: cannot write '%s'\n", path);
-        free(path);
+    if (block) {
+        sigset_t set;
+        sigemptyset(&set);
+        for (size_t i = 0; i < AZ_ARRAY_LEN(rec_signals); i++) sigaddset(&set, rec_signals[i]);
+        sigprocmask(SIG_BLOCK, &set, saved);
+    } else {
+        sigprocmask(SIG_SETMASK, saved, NULL);
     }
-    if (*h.smi_table) write_file(dir, "nvidia-smi.txt", h.smi_table, strlen(h.smi_table));
-    if (h.py_status == CLI_TOOL_OK) {
-        struct cli_tool_result r;
-        const char *argv[] = {"python3", "-m", "pip", "freeze", NULL};
-        if (cli_tool_run(argv, REC_PIP_TIMEOUT_MS, 4u << 20, &r) == CLI_TOOL_OK)
-            write_file(dir, "pip-freeze.txt", r.out.data, r.out.len);
-        cli_tool_result_free(&r);
-    }
-    int smi_ok = h.smi_status == CLI_TOOL_OK && h.ngpus > 0;
-    cli_preflight_free(&p);
-    cli_host_free(&h);
-    return smi_ok;
 }
 
-/* ---- the kernel log ---- */
-
-/* dmesg with absolute times where it can print them (util-linux), else plain. */
-static enum cli_tool_status read_dmesg(struct cli_tool_result *r)
+static void child_default_signals(void)
 {
-    const char *iso[] = {"dmesg", "--time-format=iso", NULL};
-    if (cli_tool_run(iso, REC_DMESG_TIMEOUT_MS, REC_DMESG_MAX, r) == CLI_TOOL_OK)
-        return CLI_TOOL_OK;
-    cli_tool_result_free(r);
-    const char *plain[] = {"dmesg", NULL};
-    return cli_tool_run(plain, REC_DMESG_TIMEOUT_MS, REC_DMESG_MAX, r);
-}
-
-/* The last line of text (without its newline), copied. */
-static char *last_line(const char *text, size_t len)
-{
-    while (len && text[len - 1] == '\n') len--;
-    size_t s = len;
-    while (s && text[s - 1] != '\n') s--;
-    return az_xstrndup(text + s, len - s);
-}
-
-/* The lines of now that follow the line `mark` (the last one at the start); all of them when
- * the mark rotated out of the ring buffer. */
-static const char *after_mark(const char *now, const char *mark)
-{
-    if (!mark || !*mark) return now;
-    const char *found = NULL;
-    for (const char *p = now; (p = strstr(p, mark)) != NULL; p++)
-        if ((p == now || p[-1] == '\n') && (p[strlen(mark)] == '\n' || !p[strlen(mark)])) found = p;
-    if (!found) return now;
-    const char *nl = strchr(found, '\n');
-    return nl ? nl + 1 : found + strlen(found);
+    for (size_t i = 0; i < AZ_ARRAY_LEN(rec_signals); i++) signal(rec_signals[i], SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
 /* ---- the sampler ---- */
@@ -201,17 +137,18 @@ static const char *after_mark(const char *now, const char *mark)
 static pid_t start_sampler(const char *dir, unsigned interval)
 {
     char *path = join_path(dir, "gpu.csv");
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     free(path);
     if (fd < 0) return -1;
     char secs[16];
     snprintf(secs, sizeof secs, "%u", interval);
+    sigset_t saved;
+    block_signals(1, &saved);
     pid_t pid = fork();
     if (pid == 0) {
         setpgid(0, 0); /* not in the foreground group: a Ctrl-C stops the command, the sampler
                           records to the end */
-        for (size_t i = 0; i < AZ_ARRAY_LEN(rec_signals); i++) signal(rec_signals[i], SIG_DFL);
-        signal(SIGPIPE, SIG_DFL);
+        child_default_signals();
         int devnull = open("/dev/null", O_RDWR);
         if (devnull >= 0) {
             dup2(devnull, 0);
@@ -221,6 +158,7 @@ static pid_t start_sampler(const char *dir, unsigned interval)
         execlp("nvidia-smi", "nvidia-smi", rec_smi_query, "--format=csv", "-l", secs, (char *)NULL);
         _exit(127);
     }
+    block_signals(0, &saved);
     close(fd);
     if (pid > 0) setpgid(pid, pid);
     return pid;
@@ -251,6 +189,25 @@ struct rec_child {
     int out, err;   /* pipe read ends, -1 when closed */
     int exec_errno; /* errno of a failed exec, 0 when it ran */
     int status;     /* wait status */
+    int exited;     /* 1 once reaped */
+};
+
+/* Everything the run loop tracks. */
+struct rec_run {
+    struct rec_child child;
+    struct rec_aside aside;
+    const char *dir;
+    unsigned interval; /* sampling, seconds */
+    unsigned grace_ms; /* SIGTERM -> SIGKILL after a second interrupt */
+    pid_t sampler;     /* -1 when none */
+    FILE *out_log, *err_log;
+    FILE *err;
+    int interrupts;    /* SIGINTs while the command ran */
+    long long kill_at; /* cli_mono_ms() when SIGKILL follows the SIGTERM; 0 when none pends */
+    int forwarded;     /* the last signal gotcha forwarded or sent */
+    int received;      /* the last signal gotcha received */
+    unsigned reached;  /* bit N: signal N reached the command (terminal, forward, escalation) */
+    int stop_waiting;  /* a signal after the command ended: do not wait for the host facts */
 };
 
 static int spawn(char *const *cmd, struct rec_child *c)
@@ -273,14 +230,15 @@ static int spawn(char *const *cmd, struct rec_child *c)
     cli_cloexec(pe[0]);
     cli_cloexec(rep[0]);
     cli_cloexec(rep[1]);
+    sigset_t saved;
+    block_signals(1, &saved);
     pid_t pid = fork();
-    if (pid < 0) return -1;
+    if (pid < 0) {
+        block_signals(0, &saved);
+        return -1;
+    }
     if (pid == 0) {
-        for (size_t i = 0; i < AZ_ARRAY_LEN(rec_signals); i++) signal(rec_signals[i], SIG_DFL);
-        signal(SIGPIPE, SIG_DFL);
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
+        child_default_signals();
         dup2(po[1], 1);
         dup2(pe[1], 2);
         close(po[1]);
@@ -293,6 +251,7 @@ static int spawn(char *const *cmd, struct rec_child *c)
         (void)w;
         _exit(127);
     }
+    block_signals(0, &saved);
     close(po[1]);
     close(pe[1]);
     close(rep[1]);
@@ -325,43 +284,100 @@ static int pump(int fd, int fd_term, FILE *log)
     return 0;
 }
 
-static void handle_signals(const struct rec_child *c, int *forwarded, int *interrupted)
+static void send_to_child(struct rec_run *r, int sig)
+{
+    kill(r->child.pid, sig);
+    r->forwarded = sig;
+    if (sig > 0 && sig < 32) r->reached |= 1u << sig;
+}
+
+/* An interrupt while the command runs: the first is the command's (the terminal sent it to the
+ * whole group), the second asks it to stop (SIGTERM), the third makes it (SIGKILL). */
+static void on_interrupt(struct rec_run *r, int from_process)
+{
+    r->interrupts++;
+    if (r->interrupts == 1) {
+        if (from_process) send_to_child(r, SIGINT);
+        return;
+    }
+    if (r->interrupts == 2) {
+        send_to_child(r, SIGTERM);
+        r->kill_at = cli_mono_ms() + r->grace_ms;
+        fprintf(r->err,
+                "gotcha: second interrupt: sent SIGTERM to the command; SIGKILL follows in %u s "
+                "(a third interrupt: at once)\n",
+                r->grace_ms / 1000);
+        return;
+    }
+    send_to_child(r, SIGKILL);
+    r->kill_at = 0;
+    fputs("gotcha: third interrupt: sent SIGKILL to the command\n", r->err);
+}
+
+static void handle_signals(struct rec_run *r)
 {
     unsigned char msg[2];
     while (read(rec_sig_pipe[0], msg, sizeof msg) == (ssize_t)sizeof msg) {
-        *interrupted = msg[0];
-        if (msg[1] && c->pid > 0) {
-            kill(c->pid, msg[0]);
-            *forwarded = msg[0];
+        int sig = msg[0], from_process = msg[1];
+        r->received = sig;
+        if (r->child.pid <= 0 || r->child.exited) {
+            r->stop_waiting = 1;
+            continue;
         }
+        if (!from_process && sig < 32) r->reached |= 1u << sig; /* the terminal's, to the group */
+        if (sig == SIGINT)
+            on_interrupt(r, from_process);
+        else if (from_process)
+            send_to_child(r, sig);
     }
 }
 
-static void run_child(struct rec_child *c, FILE *out_log, FILE *err_log, int *forwarded,
-                      int *interrupted)
+static void escalate_if_due(struct rec_run *r)
 {
-    int exited = 0;
+    if (!r->kill_at || r->child.exited || cli_mono_ms() < r->kill_at) return;
+    send_to_child(r, SIGKILL);
+    r->kill_at = 0;
+    fprintf(r->err, "gotcha: the command still runs %u s after SIGTERM: sent SIGKILL\n",
+            r->grace_ms / 1000);
+}
+
+/* What the gatherer says; the sampler starts once it knows nvidia-smi answers. */
+static void aside_ready(struct rec_run *r)
+{
+    rec_aside_read(&r->aside);
+    if (r->aside.smi == 1 && r->sampler < 0 && !r->child.exited)
+        r->sampler = start_sampler(r->dir, r->interval);
+}
+
+static void run_child(struct rec_run *r)
+{
+    struct rec_child *c = &r->child;
     long long drain_until = 0;
-    while (c->out >= 0 || c->err >= 0 || !exited) {
-        struct pollfd pfd[3];
+    while (c->out >= 0 || c->err >= 0 || !c->exited) {
+        struct pollfd pfd[4];
         nfds_t n = 0;
         pfd[n++] = (struct pollfd){rec_sig_pipe[0], POLLIN, 0};
-        int io = (int)n;
+        int aside_at = -1;
+        if (r->aside.fd >= 0) {
+            aside_at = (int)n;
+            pfd[n++] = (struct pollfd){r->aside.fd, POLLIN, 0};
+        }
+        nfds_t io = n;
         if (c->out >= 0) pfd[n++] = (struct pollfd){c->out, POLLIN, 0};
         if (c->err >= 0) pfd[n++] = (struct pollfd){c->err, POLLIN, 0};
-        int timeout = 100;
-        if (exited) {
+        int timeout = REC_TICK_MS;
+        if (c->exited) {
             long long left = drain_until - cli_mono_ms();
             if (left <= 0) break;
-            timeout = (int)AZ_MIN(left, 100LL);
+            timeout = (int)AZ_MIN(left, (long long)REC_TICK_MS);
         }
-        int pr = poll(pfd, n, timeout);
-        if (pr > 0) {
-            if (pfd[0].revents) handle_signals(c, forwarded, interrupted);
-            for (nfds_t i = (nfds_t)io; i < n; i++) {
+        if (poll(pfd, n, timeout) > 0) {
+            if (pfd[0].revents) handle_signals(r);
+            if (aside_at >= 0 && pfd[aside_at].revents) aside_ready(r);
+            for (nfds_t i = io; i < n; i++) {
                 if (!pfd[i].revents) continue;
                 int is_out = pfd[i].fd == c->out;
-                if (pump(pfd[i].fd, is_out ? 1 : 2, is_out ? out_log : err_log) < 0) {
+                if (pump(pfd[i].fd, is_out ? 1 : 2, is_out ? r->out_log : r->err_log) < 0) {
                     close(pfd[i].fd);
                     if (is_out)
                         c->out = -1;
@@ -370,20 +386,35 @@ static void run_child(struct rec_child *c, FILE *out_log, FILE *err_log, int *fo
                 }
             }
         }
-        if (!exited) {
-            pid_t r = waitpid(c->pid, &c->status, WNOHANG);
-            if (r == c->pid) {
-                exited = 1;
-                drain_until = cli_mono_ms() + REC_DRAIN_MS;
-            }
+        escalate_if_due(r);
+        if (!c->exited && waitpid(c->pid, &c->status, WNOHANG) == c->pid) {
+            c->exited = 1;
+            drain_until = cli_mono_ms() + REC_DRAIN_MS;
         }
     }
     if (c->out >= 0) close(c->out);
     if (c->err >= 0) close(c->err);
     c->out = c->err = -1;
-    if (!exited)
+    if (!c->exited) {
         while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR) {
         }
+        c->exited = 1;
+    }
+}
+
+/* After the command: the gatherer finishes its files (its tools have deadlines), unless a
+ * signal says not to wait. @return 1 when it finished. */
+static int wait_aside(struct rec_run *r)
+{
+    while (r->aside.fd >= 0 && !r->stop_waiting) {
+        struct pollfd pfd[2] = {{rec_sig_pipe[0], POLLIN, 0}, {r->aside.fd, POLLIN, 0}};
+        if (poll(pfd, 2, REC_TICK_MS) <= 0) continue;
+        if (pfd[0].revents) handle_signals(r);
+        if (pfd[1].revents) aside_ready(r);
+    }
+    int finished = r->aside.done;
+    rec_aside_reap(&r->aside, !finished);
+    return finished;
 }
 
 /* ---- how it ended ---- */
@@ -403,6 +434,8 @@ static void write_command_line(struct az_buf *b, char *const *cmd, size_t ncmd)
         for (; *a; a++) {
             if (*a == '\'')
                 az_buf_puts(b, "'\\''");
+            else if (*a == '\n' || *a == '\r')
+                az_buf_putc(b, ' '); /* one field, one line */
             else
                 az_buf_putc(b, *a);
         }
@@ -410,125 +443,141 @@ static void write_command_line(struct az_buf *b, char *const *cmd, size_t ncmd)
     }
 }
 
-static void write_run_txt(const char *dir, char *const *cmd, size_t ncmd, long long start,
-                          long long end, const struct rec_child *c, int forwarded,
-                          const char *kernel_note)
+/* run.txt in the run record format (tokenize/tok.h): fields, and for a signal the line a shell
+ * prints ("Segmentation fault (core dumped)", "Killed"), which the command itself never writes.
+ * c is NULL while the command runs. */
+static void write_run_txt(const struct rec_run *r, char *const *cmd, size_t ncmd, long long start,
+                          long long end, const char *kernel_note)
 {
+    const struct rec_child *c = end >= start ? &r->child : NULL;
     struct az_buf b = AZ_BUF_INIT;
     char t0[32], t1[32];
     cli_utc_stamp(t0, sizeof t0, start);
-    az_buf_printf(&b, "gotcha record %s\ncommand: ", GOTCHA_VERSION);
+    az_buf_printf(&b, TOK_RUN_RECORD_MAGIC "%s\n" TOK_RUN_RECORD_COMMAND ": ", GOTCHA_VERSION);
     write_command_line(&b, cmd, ncmd);
     char cwd[4096];
-    az_buf_printf(&b, "\ncwd: %s\nstarted: %s\n", getcwd(cwd, sizeof cwd) ? cwd : "?", t0);
-    if (end >= start) {
-        cli_utc_stamp(t1, sizeof t1, end);
-        az_buf_printf(&b, "ended: %s\nduration_s: %lld\n", t1, end - start);
-        if (c->exec_errno) {
-            az_buf_printf(&b, "exit: 127 (cannot run: %s)\n", strerror(c->exec_errno));
-        } else if (WIFSIGNALED(c->status)) {
-            int sig = WTERMSIG(c->status);
-            az_buf_printf(&b, "exit: signal %d", sig);
-            if (forwarded == sig) az_buf_puts(&b, " (forwarded by gotcha)");
-            /* the line a shell prints for it ("Killed", "Segmentation fault (core dumped)"),
-             * which the command itself never writes */
-            az_buf_printf(&b, "\n%s%s\n", strsignal(sig),
-#ifdef WCOREDUMP
-                          WCOREDUMP(c->status) ? " (core dumped)" : ""
-#else
-                          ""
-#endif
-            );
-        } else {
-            az_buf_printf(&b, "exit: %d\n", WEXITSTATUS(c->status));
-        }
-        az_buf_printf(&b, "kernel log: %s\n", kernel_note);
-    } else {
-        az_buf_puts(&b, "ended: still running\n");
+    az_buf_printf(&b, "\n" TOK_RUN_RECORD_CWD ": %s\n" TOK_RUN_RECORD_STARTED ": %s\n",
+                  getcwd(cwd, sizeof cwd) ? cwd : "?", t0);
+    if (!c) {
+        az_buf_puts(&b, TOK_RUN_RECORD_ENDED ": still running\n");
+        rec_write_file(r->dir, "run.txt", b.data, b.len);
+        az_buf_free(&b);
+        return;
     }
-    write_file(dir, "run.txt", b.data, b.len);
+    cli_utc_stamp(t1, sizeof t1, end);
+    az_buf_printf(&b, TOK_RUN_RECORD_ENDED ": %s\n" TOK_RUN_RECORD_DURATION ": %lld\n", t1,
+                  end - start);
+    if (c->exec_errno) {
+        az_buf_printf(&b, TOK_RUN_RECORD_EXIT ": 127 (cannot run: %s)\n", strerror(c->exec_errno));
+    } else if (WIFSIGNALED(c->status)) {
+        int sig = WTERMSIG(c->status);
+        az_buf_printf(&b, TOK_RUN_RECORD_EXIT ": " TOK_RUN_RECORD_SIGNAL "%d", sig);
+        if (r->forwarded == sig) az_buf_puts(&b, " (sent by gotcha)");
+        az_buf_printf(&b, "\n%s%s\n", strsignal(sig),
+#ifdef WCOREDUMP
+                      WCOREDUMP(c->status) ? " (core dumped)" : ""
+#else
+                      ""
+#endif
+        );
+    } else {
+        az_buf_printf(&b, TOK_RUN_RECORD_EXIT ": %d\n", WEXITSTATUS(c->status));
+    }
+    az_buf_printf(&b, TOK_RUN_RECORD_KERNEL_LOG ": %s\n", kernel_note);
+    rec_write_file(r->dir, "run.txt", b.data, b.len);
     az_buf_free(&b);
+}
+
+/* The signal that stopped the command, when it was one that reached it through gotcha or the
+ * terminal (it died of it, or exited 128 + N as a shell does on one it trapped); else 0. */
+static int stopping_signal(const struct rec_run *r)
+{
+    const struct rec_child *c = &r->child;
+    if (c->pid <= 0 || c->exec_errno) return 0;
+    int sig = 0;
+    if (WIFSIGNALED(c->status))
+        sig = WTERMSIG(c->status);
+    else if (WIFEXITED(c->status) && WEXITSTATUS(c->status) > 128)
+        sig = WEXITSTATUS(c->status) - 128;
+    return sig > 0 && sig < 32 && (r->reached & (1u << sig)) ? sig : 0;
 }
 
 /* ---- the command ---- */
 
 static const char record_help[] =
-    "Usage: gotcha record [-o DIR] [--interval SECONDS] [--] CMD [ARG]...\n"
+    "Usage: gotcha record [-o DIR] [--interval SECONDS] [--grace SECONDS] [-q] [--] CMD\n"
+    "                     [ARG]...\n"
     "Run CMD with its output on the terminal and keep in DIR (default gotcha-run-<UTC time>):\n"
     "stdout.log and stderr.log, gpu.csv (nvidia-smi sampled every interval), the host facts\n"
-    "at the start (preflight.txt/.json, host-facts.txt, nvidia-smi.txt, pip-freeze.txt),\n"
-    "kernel.log (the kernel messages of the run's span, where dmesg is readable) and run.txt\n"
-    "(how the command ended). When CMD fails, scan DIR and print the report on stderr.\n"
-    "Signals sent to gotcha reach CMD; Ctrl-C stops CMD. PYTHONUNBUFFERED=1 is set for CMD\n"
-    "unless already set, so Python output stays live.\n"
+    "(preflight.txt/.json, host-facts.txt, nvidia-smi.txt, pip-freeze.txt, gathered while CMD\n"
+    "already runs), kernel.log (the kernel messages of the run's window, from dmesg or the\n"
+    "journal, where readable) and run.txt (how the command ended). When CMD fails, scan DIR\n"
+    "and print the report on stderr.\n"
+    "Signals sent to gotcha reach CMD; Ctrl-C stops CMD, a second Ctrl-C sends it SIGTERM and\n"
+    "SIGKILL after the grace period. PYTHONUNBUFFERED=1 is set for CMD unless already set, so\n"
+    "Python output stays live.\n"
     "\n"
     "  -o, --output DIR        the record directory (created; must be new or empty)\n"
     "      --interval SECONDS  nvidia-smi sampling interval (default 5)\n"
+    "      --grace SECONDS     after a second Ctrl-C, SIGTERM to SIGKILL (default 10)\n"
     "  -q, --quiet             no report and no notes on stderr, only CMD's own output\n"
     "  -h, --help              show this help\n"
     "Exit status: CMD's exit status (128 + N when a signal N ended it), 127 when CMD cannot\n"
     "be run, 2 on a usage error or when DIR cannot be created.\n";
 
-int cli_cmd_record(int argc, char **argv, FILE *out, FILE *err)
+/* The options; @return -1 to go on, else the exit status. *first is CMD's index. */
+static int parse_record(int argc, char **argv, struct rec_run *r, const char **want_dir, int *quiet,
+                        int *first, FILE *out, FILE *err)
 {
-    enum { OPT_INTERVAL = 256 };
+    enum { OPT_INTERVAL = 256, OPT_GRACE };
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
                                          {"interval", required_argument, NULL, OPT_INTERVAL},
+                                         {"grace", required_argument, NULL, OPT_GRACE},
                                          {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    const char *want_dir = NULL;
-    unsigned interval = REC_DEFAULT_INTERVAL;
-    int quiet = 0, c;
+    int c;
     opterr = 0;
     optind = 0;
     /* "+": options end at CMD, so CMD's own options are never ours */
     while ((c = getopt_long(argc, argv, "+:o:qh", opts, NULL)) != -1) {
+        uint64_t v;
         switch (c) {
-        case 'o': want_dir = optarg; break;
-        case 'q': quiet = 1; break;
-        case OPT_INTERVAL: {
-            uint64_t v;
+        case 'o': *want_dir = optarg; break;
+        case 'q': *quiet = 1; break;
+        case OPT_INTERVAL:
             if (cli_parse_whole(optarg, 1, 86400, &v) != 0)
                 return cli_bad_usage(err, "invalid --interval '%s' (whole seconds from 1)", optarg);
-            interval = (unsigned)v;
+            r->interval = (unsigned)v;
             break;
-        }
+        case OPT_GRACE:
+            if (cli_parse_whole(optarg, 1, 3600, &v) != 0)
+                return cli_bad_usage(err, "invalid --grace '%s' (whole seconds from 1 to 3600)",
+                                     optarg);
+            r->grace_ms = (unsigned)v * 1000;
+            break;
         case 'h': fputs(record_help, out); return CLI_EXIT_CLEAN;
         case ':': return cli_bad_usage(err, "option '%s' requires an argument", argv[optind - 1]);
         default: return cli_bad_usage(err, "unrecognized option '%s'", argv[optind - 1]);
         }
     }
     if (optind >= argc) return cli_bad_usage(err, "'record' needs a command: gotcha record -- CMD");
-    char *const *cmd = argv + optind;
-    size_t ncmd = (size_t)(argc - optind);
+    *first = optind;
+    return -1;
+}
 
-    char *dir = make_dir(want_dir, err);
-    if (!dir) return CLI_EXIT_ERROR;
-    if (!quiet) fprintf(err, "gotcha: recording to %s/\n", dir);
-    fflush(out);
-    fflush(err);
-
-    /* signals go to the self-pipe from here on: a Ctrl-C while the host is read stops gotcha
-     * cleanly (the tools it runs have deadlines), one while the command runs reaches it */
-    struct sigaction sa, old[AZ_ARRAY_LEN(rec_signals)], old_pipe;
-    struct rec_child child = {0, -1, -1, 0, 0};
-    int forwarded = 0, interrupted = 0; /* the signal forwarded / the last one received */
-    int rc = CLI_EXIT_ERROR;
-    pid_t sampler = -1;
-    FILE *out_log = NULL, *err_log = NULL;
-    char *mark = NULL;
-    int dmesg_ok = 0;
-    long long start = wall_s(), end = start;
+/* Signals to the self-pipe from here on (restore with restore_signals()). */
+static int catch_signals(struct sigaction *old, struct sigaction *old_pipe, FILE *err)
+{
     if (pipe(rec_sig_pipe) != 0) {
         fprintf(err, "gotcha: cannot create a pipe: %s\n", strerror(errno));
-        free(dir);
-        return CLI_EXIT_ERROR;
+        return -1;
     }
-    cli_cloexec(rec_sig_pipe[0]);
-    cli_cloexec(rec_sig_pipe[1]);
-    fcntl(rec_sig_pipe[0], F_SETFL, O_NONBLOCK);
-    fcntl(rec_sig_pipe[1], F_SETFL, O_NONBLOCK);
+    for (int i = 0; i < 2; i++) {
+        cli_cloexec(rec_sig_pipe[i]);
+        fcntl(rec_sig_pipe[i], F_SETFL, O_NONBLOCK);
+    }
+    struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_signal;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
@@ -537,108 +586,126 @@ int cli_cmd_record(int argc, char **argv, FILE *out, FILE *err)
     struct sigaction ign;
     memset(&ign, 0, sizeof ign);
     ign.sa_handler = SIG_IGN;
-    sigaction(SIGPIPE, &ign, &old_pipe);
+    sigaction(SIGPIPE, &ign, old_pipe);
+    return 0;
+}
 
-    int smi_ok = record_host(dir, cmd, ncmd, err);
-    struct cli_tool_result dm0;
-    dmesg_ok = read_dmesg(&dm0) == CLI_TOOL_OK;
-    mark = dmesg_ok ? last_line(dm0.out.data, dm0.out.len) : NULL;
-    cli_tool_result_free(&dm0);
-    handle_signals(&child, &forwarded, &interrupted); /* child.pid is 0: nothing to forward */
-    if (interrupted) {
-        rc = 128 + interrupted;
-        goto restore;
-    }
-
-    if (smi_ok) sampler = start_sampler(dir, interval);
-    char *out_path = join_path(dir, "stdout.log"), *err_path = join_path(dir, "stderr.log");
-    out_log = fopen(out_path, "w");
-    err_log = fopen(err_path, "w");
-    free(out_path);
-    free(err_path);
-    if (out_log) cli_cloexec(fileno(out_log)); /* the command must not inherit them */
-    if (err_log) cli_cloexec(fileno(err_log));
-
-    start = wall_s();
-    write_run_txt(dir, cmd, ncmd, start, -1, NULL, 0, "");
-    if (spawn(cmd, &child) != 0) {
-        fprintf(err, "gotcha: cannot start the command: %s\n", strerror(errno));
-    } else {
-        run_child(&child, out_log, err_log, &forwarded, &interrupted);
-    }
-    end = wall_s();
-    if (child.pid > 0) {
-        if (child.exec_errno)
-            rc = 127;
-        else if (WIFSIGNALED(child.status))
-            rc = 128 + WTERMSIG(child.status);
-        else
-            rc = WEXITSTATUS(child.status);
-    }
-restore:
+static void restore_signals(const struct sigaction *old, const struct sigaction *old_pipe)
+{
     for (size_t i = 0; i < AZ_ARRAY_LEN(rec_signals); i++) sigaction(rec_signals[i], &old[i], NULL);
-    sigaction(SIGPIPE, &old_pipe, NULL);
+    sigaction(SIGPIPE, old_pipe, NULL);
     close(rec_sig_pipe[0]);
     close(rec_sig_pipe[1]);
     rec_sig_pipe[0] = rec_sig_pipe[1] = -1;
-    stop_sampler(sampler);
-    if (out_log) fclose(out_log);
-    if (err_log) fclose(err_log);
+}
 
-    const char *kernel_note = "not readable (dmesg failed: kernel.dmesg_restrict?)";
-    char note[96];
-    if (dmesg_ok && child.pid > 0) {
-        struct cli_tool_result dm1;
-        if (read_dmesg(&dm1) == CLI_TOOL_OK) {
-            const char *span = after_mark(dm1.out.data, mark);
-            size_t lines = 0;
-            for (const char *p = span; *p; p++) lines += *p == '\n';
-            if (*span) write_file(dir, "kernel.log", span, strlen(span));
-            if (lines)
-                snprintf(note, sizeof note, "%zu line%s during the run (kernel.log)", lines,
-                         lines == 1 ? "" : "s");
-            else
-                snprintf(note, sizeof note, "no message during the run");
-            kernel_note = note;
-        }
-        cli_tool_result_free(&dm1);
-    }
-    free(mark);
-    if (child.pid > 0) write_run_txt(dir, cmd, ncmd, start, end, &child, forwarded, kernel_note);
+static FILE *open_log(const char *dir, const char *name)
+{
+    char *path = join_path(dir, name);
+    FILE *f = fopen(path, "w");
+    free(path);
+    if (f) cli_cloexec(fileno(f)); /* the command must not inherit it */
+    return f;
+}
 
-    if (child.exec_errno)
-        fprintf(err, "gotcha: cannot run '%s': %s\n", cmd[0], strerror(child.exec_errno));
-    if (!quiet && child.pid > 0) {
-        if (WIFSIGNALED(child.status) && !child.exec_errno)
-            fprintf(err,
-                    "gotcha: the command ended by signal %d (%s) after %lld s; the record "
-                    "is in %s/\n",
-                    WTERMSIG(child.status), strsignal(WTERMSIG(child.status)), end - start, dir);
-        else
-            fprintf(err, "gotcha: the command exited with %d after %lld s; the record is in %s/\n",
-                    rc, end - start, dir);
-    }
-    if (!quiet && interrupted && child.pid <= 0)
-        fprintf(err, "gotcha: stopped by signal %d (%s) before the command started\n", interrupted,
-                strsignal(interrupted));
-    else if (!quiet && interrupted)
+/* The notes after the run, and the report when the command failed on its own. */
+static void finish(const struct rec_run *r, const char *cmd0, int rc, long long secs, int kernel_ok,
+                   const char *kernel_note, int facts_ok, int quiet, FILE *err)
+{
+    const struct rec_child *c = &r->child;
+    const char *dir = r->dir;
+    if (c->exec_errno) fprintf(err, "gotcha: cannot run '%s': %s\n", cmd0, strerror(c->exec_errno));
+    if (quiet || c->pid <= 0) return;
+    if (WIFSIGNALED(c->status) && !c->exec_errno)
+        fprintf(err,
+                "gotcha: the command ended by signal %d (%s) after %lld s; the record is in %s/\n",
+                WTERMSIG(c->status), strsignal(WTERMSIG(c->status)), secs, dir);
+    else
+        fprintf(err, "gotcha: the command exited with %d after %lld s; the record is in %s/\n", rc,
+                secs, dir);
+    if (!kernel_ok) fprintf(err, "gotcha: no kernel log kept: %s\n", kernel_note);
+    if (!facts_ok)
+        fputs("gotcha: the host facts are incomplete (stopped before they were read)\n", err);
+    int stopped = stopping_signal(r);
+    if (stopped) {
+        /* a run someone stopped needs no post-mortem */
         fprintf(err, "gotcha: stopped by signal %d (%s): no report; 'gotcha scan %s' gives it\n",
-                interrupted, strsignal(interrupted), dir);
-    /* a run someone stopped needs no post-mortem */
-    if (!quiet && !interrupted && rc != 0 && child.pid > 0 && !child.exec_errno) {
-        /* the post-mortem of the record, as `gotcha scan DIR` would print it */
-        struct cli_options o;
-        cli_options_init(&o);
-        o.command = CLI_CMD_SCAN;
-        o.quiet = 1;
-        o.formats[o.nformats++] = REPORT_TEXT;
-        const char *paths[] = {dir};
-        o.args = paths;
-        o.nargs = 1;
-        fputc('\n', err);
-        fflush(err);
-        cli_cmd_scan(&o, err, err);
+                stopped, strsignal(stopped), dir);
+        return;
     }
+    if (rc == 0 || c->exec_errno) return;
+    /* the post-mortem of the record, as `gotcha scan DIR` would print it */
+    struct cli_options o;
+    cli_options_init(&o);
+    o.command = CLI_CMD_SCAN;
+    o.quiet = 1;
+    o.formats[o.nformats++] = REPORT_TEXT;
+    const char *paths[] = {dir};
+    o.args = paths;
+    o.nargs = 1;
+    fputc('\n', err);
+    fflush(err);
+    cli_cmd_scan(&o, err, err);
+}
+
+int cli_cmd_record(int argc, char **argv, FILE *out, FILE *err)
+{
+    struct rec_run r;
+    memset(&r, 0, sizeof r);
+    r.interval = REC_DEFAULT_INTERVAL;
+    r.grace_ms = REC_DEFAULT_GRACE * 1000;
+    r.sampler = -1;
+    r.err = err;
+    r.child = (struct rec_child){0, -1, -1, 0, 0, 0};
+    r.aside.pid = -1;
+    r.aside.fd = -1;
+    const char *want_dir = NULL;
+    int quiet = 0, first = 0;
+    int prc = parse_record(argc, argv, &r, &want_dir, &quiet, &first, out, err);
+    if (prc >= 0) return prc;
+    char *const *cmd = argv + first;
+    size_t ncmd = (size_t)(argc - first);
+
+    char *dir = make_dir(want_dir, err);
+    if (!dir) return CLI_EXIT_ERROR;
+    r.dir = dir;
+    if (!quiet) fprintf(err, "gotcha: recording to %s/\n", dir);
+    fflush(out);
+    fflush(err);
+
+    struct sigaction old[AZ_ARRAY_LEN(rec_signals)], old_pipe;
+    if (catch_signals(old, &old_pipe, err) != 0) {
+        free(dir);
+        return CLI_EXIT_ERROR;
+    }
+    r.out_log = open_log(dir, "stdout.log");
+    r.err_log = open_log(dir, "stderr.log");
+    long long start = wall_s();
+    write_run_txt(&r, cmd, ncmd, start, -1, "");
+    /* the host facts beside the command, not before it */
+    if (rec_aside_start(&r.aside, dir, cmd, ncmd) != 0)
+        fprintf(err, "gotcha: warning: cannot gather the host facts: %s\n", strerror(errno));
+    int rc = CLI_EXIT_ERROR;
+    if (spawn(cmd, &r.child) != 0)
+        fprintf(err, "gotcha: cannot start the command: %s\n", strerror(errno));
+    else
+        run_child(&r);
+    long long end = wall_s();
+    if (r.child.pid > 0)
+        rc = r.child.exec_errno            ? 127
+             : WIFSIGNALED(r.child.status) ? 128 + WTERMSIG(r.child.status)
+                                           : WEXITSTATUS(r.child.status);
+    stop_sampler(r.sampler);
+    if (r.out_log) fclose(r.out_log);
+    if (r.err_log) fclose(r.err_log);
+    int facts_ok = wait_aside(&r);
+    restore_signals(old, &old_pipe);
+
+    char kernel_note[160];
+    int kernel_ok = rec_kernel_log(dir, &r.aside, start, end, kernel_note, sizeof kernel_note);
+    if (r.child.pid > 0) write_run_txt(&r, cmd, ncmd, start, end, kernel_note);
+    rec_aside_free(&r.aside);
+    finish(&r, cmd[0], rc, end - start, kernel_ok, kernel_note, facts_ok, quiet, err);
     free(dir);
     return rc;
 }

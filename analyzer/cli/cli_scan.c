@@ -56,6 +56,69 @@ static int already_reported(const char *w, const char *const *paths, size_t n)
     return 0;
 }
 
+#define NOTHING_READ_REASONS 4 /* distinct reasons named; the rest are counted */
+
+/* Append "s" terminal-safe to b. */
+static void put_safe(struct az_buf *b, const char *s)
+{
+    report_sanitize_terminal(b, s, strlen(s));
+}
+
+/* A scan that read not one record: what was found and why none of it could be read, on one line
+ * ("gotcha: nothing to read in 'run/': 2 files found, none readable (binary file: 2)"). */
+static void print_nothing_read(const struct corr_result *res, const char *const *paths,
+                               size_t npaths, FILE *err)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "gotcha: nothing to read in ");
+    for (size_t i = 0; i < npaths && i < 3; i++) {
+        az_buf_puts(&b, i ? ", " : "");
+        if (strcmp(paths[i], "-") == 0) {
+            az_buf_puts(&b, "standard input");
+            continue;
+        }
+        az_buf_putc(&b, '\'');
+        put_safe(&b, paths[i]);
+        az_buf_putc(&b, '\'');
+    }
+    if (npaths > 3) az_buf_printf(&b, " and %zu more", npaths - 3);
+    size_t found = res->ninputs + res->nskipped;
+    if (npaths == 1 && strcmp(paths[0], "-") == 0 && res->ninputs == 1 && !res->nskipped) {
+        az_buf_puts(&b, ": it is empty");
+    } else if (!found) {
+        az_buf_puts(&b, ": no file found");
+    } else {
+        az_buf_printf(&b, ": %zu file%s found, none with a line of text (", found,
+                      found == 1 ? "" : "s");
+        /* reasons with their counts, in first-seen order; an input read to its end is empty */
+        const char *why[NOTHING_READ_REASONS];
+        size_t count[NOTHING_READ_REASONS], nwhy = 0, other = 0;
+        for (size_t i = 0; i < found; i++) {
+            const char *w = i < res->ninputs ? "empty" : res->skipped[i - res->ninputs].reason;
+            size_t k = 0;
+            while (k < nwhy && strcmp(why[k], w ? w : "") != 0) k++;
+            if (k == nwhy && nwhy == NOTHING_READ_REASONS) {
+                other++;
+                continue;
+            }
+            if (k == nwhy) {
+                why[nwhy] = w ? w : "";
+                count[nwhy++] = 0;
+            }
+            count[k]++;
+        }
+        for (size_t k = 0; k < nwhy; k++) {
+            az_buf_puts(&b, k ? "; " : "");
+            put_safe(&b, why[k]);
+            az_buf_printf(&b, ": %zu", count[k]);
+        }
+        if (other) az_buf_printf(&b, "; other reasons: %zu", other);
+        az_buf_putc(&b, ')');
+    }
+    fprintf(err, "%s\n", b.data);
+    az_buf_free(&b);
+}
+
 static int write_one(const struct cli_options *o, enum report_format f,
                      const struct corr_result *res, const struct match_pack *pack, FILE *out,
                      FILE *err)
@@ -95,6 +158,29 @@ static void apply_scan_options(const struct cli_options *o, struct ingest_option
     if (o->expand_ratio) io->expand_ratio = o->expand_ratio;
 }
 
+/* --probe-stats: the literal prefilter's counts over every matching thread (speed.sh reads it). */
+static void print_probe_stats(FILE *err, const struct match_scanner *scanner,
+                              struct match_probe_stats *ps)
+{
+    match_scanner_probe_stats(scanner, ps);
+    double per_mb = ps->bytes ? 1e6 / (double)ps->bytes : 0;
+    fprintf(err,
+            "records %llu (%llu bytes); probe hits %llu (%.0f per MB), false probe hits %llu "
+            "(%.1f %% of probe hits, %.0f per MB)\n",
+            (unsigned long long)ps->records, (unsigned long long)ps->bytes,
+            (unsigned long long)ps->probe_hits, (double)ps->probe_hits * per_mb,
+            (unsigned long long)ps->false_probes,
+            ps->probe_hits ? 100.0 * (double)ps->false_probes / (double)ps->probe_hits : 0.0,
+            (double)ps->false_probes * per_mb);
+    fprintf(err,
+            "records with a literal %llu (%.1f %%), literal hits %llu; regexes run %llu, "
+            "matched %llu\n",
+            (unsigned long long)ps->lit_records,
+            ps->records ? 100.0 * (double)ps->lit_records / (double)ps->records : 0.0,
+            (unsigned long long)ps->lit_hits, (unsigned long long)ps->regex_runs,
+            (unsigned long long)ps->regex_hits);
+}
+
 int cli_cmd_scan(const struct cli_options *o, FILE *out, FILE *err)
 {
     const char *const *paths = o->nargs ? o->args : stdin_paths;
@@ -117,20 +203,30 @@ int cli_cmd_scan(const struct cli_options *o, FILE *out, FILE *err)
 
     struct corr_result *res = NULL;
     int rc = CLI_EXIT_ERROR;
+    struct match_probe_stats ps;
+    memset(&ps, 0, sizeof ps);
+    if (o->probe_stats) cfg.probe_stats = &ps;
     if (corr_analyze(&cfg, scanner, paths, npaths, &res) != AZ_OK || !res) {
         fputs("gotcha: the scan failed\n", err);
         goto end;
     }
+    if (o->probe_stats) print_probe_stats(err, scanner, &ps);
     if (!o->quiet)
         for (size_t i = 0; i < res->nwarnings; i++)
             if (!already_reported(res->warnings[i], paths, npaths))
                 print_warning(err, res->warnings[i]);
+    if (res->records == 0) {
+        /* no report: one that rules out G1..G10 would claim a diagnosis of nothing; a named
+         * path that could not be opened was said already */
+        if (!res->named_path_failed && !unreadable) print_nothing_read(res, paths, npaths, err);
+        goto end;
+    }
     int write_failed = 0;
     for (size_t i = 0; i < o->nformats; i++)
         write_failed |= write_one(o, o->formats[i], res, pack, out, err);
     if (fflush(out) != 0) write_failed = 1;
     rc = cli_scan_exit_code(res->named_path_failed || unreadable > 0, res->verdict != NULL,
-                            write_failed);
+                            res->outcome == CORR_OUTCOME_FAILED, write_failed);
 end:
     corr_result_free(res);
     match_scanner_free(scanner);

@@ -48,10 +48,10 @@ char *cli_output_path(const char *output, enum report_format f, size_t nformats)
     return az_xasprintf("%s.%s", output, report_format_ext(f));
 }
 
-int cli_scan_exit_code(int named_path_failed, int has_verdict, int write_failed)
+int cli_scan_exit_code(int named_path_failed, int has_verdict, int run_failed, int write_failed)
 {
     if (named_path_failed || write_failed) return CLI_EXIT_ERROR;
-    return has_verdict ? CLI_EXIT_FINDINGS : CLI_EXIT_CLEAN;
+    return has_verdict || run_failed ? CLI_EXIT_FINDINGS : CLI_EXIT_CLEAN;
 }
 
 static int is_dir(const char *path)
@@ -87,17 +87,23 @@ int cli_apply_platform(const struct cli_options *o, struct corr_config *cfg, FIL
         p = getenv("GOTCHA_PLATFORM");
         from = "GOTCHA_PLATFORM";
     }
-    if (!p || !*p || !strcmp(p, "auto")) return 0;
-    if (!strcmp(p, "gb10"))
-        cfg->platform = CORR_PLATFORM_GB10;
+    if (!p || (o->platform == NULL && !*p) || !strcmp(p, "auto")) return 0;
+    const struct match_platform *pl = match_pack_find_platform(cfg->pack, p);
+    if (pl)
+        cfg->platform = pl->id;
     else if (!strcmp(p, "other"))
         cfg->platform = CORR_PLATFORM_OTHER;
     else {
-        struct az_buf b = AZ_BUF_INIT;
+        /* "expected gb10, other or auto": the ids the pack declares */
+        struct az_buf b = AZ_BUF_INIT, ids = AZ_BUF_INIT;
         report_sanitize_terminal(&b, p, strlen(p));
-        fprintf(err, "gotcha: invalid GOTCHA_PLATFORM '%s' (expected gb10, other or auto)\n",
-                b.data ? b.data : "");
+        for (size_t i = 0; i < match_pack_platform_count(cfg->pack); i++)
+            az_buf_printf(&ids, "%s, ", match_pack_platform(cfg->pack, i)->id);
+        fprintf(err, "gotcha: invalid %s '%s' (expected %sother or auto)\n", from,
+                b.data ? b.data : "", ids.data ? ids.data : "");
+        if (o->platform) fputs("Try 'gotcha --help' for more information.\n", err);
         az_buf_free(&b);
+        az_buf_free(&ids);
         return -1;
     }
     cfg->platform_from = from;

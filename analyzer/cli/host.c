@@ -345,10 +345,16 @@ static void gather_smi(struct cli_host *h, const struct cli_host_limits *lim)
 
 /* ---- python3 ---- */
 
+/* Capabilities whose kernel targets the probe looks for (the pack declares one today). */
+#define HOST_PROBE_TARGETS 8
+
 /* One python3 run answers every question about the Python side, as "key=value" lines; every
- * step is guarded so one failure (no torch, no GPU) still leaves the others. */
+ * step is guarded so one failure (no torch, no GPU) still leaves the others. Its arguments are
+ * the kernel targets of the pack's platforms ("sm_121", "compute_121" for capability 12.1):
+ * flash_attn.target says whether flash-attn's CUDA extension names one. */
 static const char py_probe[] =
     "import sys, platform\n"
+    "T = [a.encode() for a in sys.argv[1:]]\n"
     "def p(k, v):\n"
     "    print('%s=%s' % (k, str(v).replace('\\n', ' ').replace('\\r', ' ')[:300]))\n"
     "p('python', platform.python_version())\n"
@@ -398,18 +404,36 @@ static const char py_probe[] =
     "                        if not c:\n"
     "                            break\n"
     "                        left -= len(c)\n"
-    "                        found = (b'sm_121' in tail + c) or (b'compute_121' in tail + c)\n"
+    "                        found = any(t in tail + c for t in T)\n"
     "                        tail = c[-16:]\n"
-    "                p('flash_attn.sm121', int(bool(found)))\n"
+    "                p('flash_attn.target', int(bool(found)))\n"
     "        except Exception as e:\n"
     "            p('flash_attn.error', '%s: %s' % (type(e).__name__, e))\n"
     "except Exception as e:\n"
     "    p('probe.error', e)\n";
 
-static void gather_python(struct cli_host *h, const struct cli_host_limits *lim)
+static void gather_python(struct cli_host *h, const struct cli_host_limits *lim,
+                          const struct match_pack *pack)
 {
     struct cli_tool_result r;
-    const char *argv[] = {"python3", "-c", py_probe, NULL};
+    const char *argv[3 + 2 * HOST_PROBE_TARGETS + 1] = {"python3", "-c", py_probe};
+    char targets[2 * HOST_PROBE_TARGETS][32];
+    size_t na = 3, nt = 0;
+    for (size_t i = 0; i < match_pack_platform_count(pack); i++) {
+        const struct match_platform *pl = match_pack_platform(pack, i);
+        for (size_t k = 0; k < pl->ncapabilities && nt + 2 <= 2 * HOST_PROBE_TARGETS; k++) {
+            char digits[16] = "";
+            size_t d = 0;
+            for (const char *c = pl->capabilities[k]; *c && d + 1 < sizeof digits; c++)
+                if (isdigit((unsigned char)*c)) digits[d++] = *c;
+            digits[d] = '\0';
+            snprintf(targets[nt], sizeof targets[nt], "sm_%s", digits);
+            argv[na++] = targets[nt++];
+            snprintf(targets[nt], sizeof targets[nt], "compute_%s", digits);
+            argv[na++] = targets[nt++];
+        }
+    }
+    argv[na] = NULL;
     h->py_status = cli_tool_run(argv, lim->python_ms, HOST_TOOL_MAX_OUT, &r);
     if (h->py_status == CLI_TOOL_OK) {
         const char *p = r.out.data, *line;
@@ -655,7 +679,7 @@ void cli_host_gather(struct cli_host *h, const struct cli_host_limits *lim,
     h->tp_size = az_xstrdup("");
     h->tp_where = az_xstrdup("");
     gather_smi(h, lim);
-    gather_python(h, lim);
+    gather_python(h, lim, pack);
     gather_ldconfig(h);
     gather_container(h);
     gather_meminfo(h);
@@ -770,20 +794,24 @@ void cli_host_read_launch(struct cli_host *h, const struct match_pack *pack,
 
 /* ---- summaries ---- */
 
-int cli_host_is_gb10(const struct cli_host *h)
+long cli_host_platform(const struct cli_host *h, const struct match_pack *pack)
 {
+    int major, minor;
+    long at;
     if (h->ngpus) {
         int other = 0;
         for (size_t i = 0; i < h->ngpus; i++) {
-            if (strstr(h->gpus[i].name, "GB10") || strcmp(h->gpus[i].cap, "12.1") == 0) return 1;
+            if ((at = match_place_gpu_name(pack, h->gpus[i].name)) >= 0) return at;
+            if ((at = match_place_capability(pack, h->gpus[i].cap, &major, &minor)) >= 0) return at;
             other |= h->gpus[i].name[0] != '\0';
         }
-        if (other) return 0;
+        if (other) return MATCH_PLACE_OTHER;
     }
     const char *cap = cli_host_py(h, "cuda.capability"), *name = cli_host_py(h, "cuda.name");
-    if (strcmp(cap, "12.1") == 0 || strstr(name, "GB10")) return 1;
-    if (*cap || *name) return 0;
-    return -1;
+    if ((at = match_place_capability(pack, cap, &major, &minor)) >= 0) return at;
+    if ((at = match_place_gpu_name(pack, name)) >= 0) return at;
+    if (*cap || *name) return MATCH_PLACE_OTHER;
+    return MATCH_PLACE_NONE;
 }
 
 const char *cli_host_gpu_name(const struct cli_host *h)

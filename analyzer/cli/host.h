@@ -138,9 +138,11 @@ char *cli_host_file(const char *path);
 
 /* The python probe's value for key, "" when absent. Borrowed. */
 const char *cli_host_py(const struct cli_host *h, const char *key);
-/* 1 when nvidia-smi or torch names a GB10 / capability 12.1; 0 when they name another GPU;
- * -1 when nothing is known. */
-int cli_host_is_gb10(const struct cli_host *h);
+/* The platform of pack that nvidia-smi or torch place this host on (a GPU name or a compute
+ * capability a platform declares; match_place_gpu_name(), the same detection a scan uses): its
+ * index of match_pack_platform(), MATCH_PLACE_OTHER when they name another GPU, MATCH_PLACE_NONE
+ * when nothing is known. */
+long cli_host_platform(const struct cli_host *h, const struct match_pack *pack);
 /* The GPU's name from nvidia-smi or torch, "" when unknown. Borrowed. */
 const char *cli_host_gpu_name(const struct cli_host *h);
 /* The environment variables gotcha keeps (NULL-terminated, static). */

@@ -14,7 +14,7 @@ struct corr_state *corr_state_new(const struct corr_config *cfg)
     st->pack = cfg->pack;
     st->nsigs = match_pack_sig_count(cfg->pack);
     st->sigs = az_xcalloc(st->nsigs ? st->nsigs : 1, sizeof *st->sigs);
-    st->ctx.is_gb10 = -1;
+    st->ctx.placed = -1;
     st->ctx.in_container = -1;
     st->samp_seen = az_xcalloc(st->nsigs ? st->nsigs : 1, sizeof *st->samp_seen);
     st->samp_every = az_xcalloc(st->nsigs ? st->nsigs : 1, sizeof *st->samp_every);

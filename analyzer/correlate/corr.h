@@ -29,22 +29,23 @@
 #include "ingest/ingest.h"
 #include "match/match.h"
 
-/* The platform the run is assumed to be on (a gotcha's scope depends on it). */
-enum corr_platform {
-    CORR_PLATFORM_AUTO = 0, /* from the inputs (GPU name, capability, pool size) */
-    CORR_PLATFORM_GB10,     /* --platform gb10: a GB10 whatever the inputs show */
-    CORR_PLATFORM_OTHER,    /* --platform other: not a GB10 */
-};
+/* The platform the run is assumed to be on (a gotcha's scope depends on it): NULL places it
+ * from the inputs (GPU name, capability, pool size, host facts); a platform the pack declares
+ * (match_platform's id) places it there whatever the inputs show; this one places it on none of
+ * them. */
+#define CORR_PLATFORM_OTHER "other"
 
 struct corr_config {
     const struct match_pack *pack; /* borrowed */
-    enum corr_platform platform;   /* default AUTO */
+    const char *platform;          /* default NULL (from the inputs); see CORR_PLATFORM_OTHER */
     const char *platform_from;     /* what set it ("--platform", "GOTCHA_PLATFORM"), or NULL */
     struct ingest_options ingest;
     double threshold;        /* minimum confidence for a verdict (default 0.35) */
     uint64_t run_expand_cap; /* decompressed bytes per run, 0 = no cap beyond per member */
     unsigned threads;        /* matching threads per scan, this one included (default 1; at
                                 most 16 are used); the result is the same for any number */
+    struct match_probe_stats *probe_stats; /* or NULL: the -j workers' prefilter counts are
+                                              added here (the caller's scanner's are its own) */
 };
 
 void corr_config_default(struct corr_config *c, const struct match_pack *pack);
@@ -124,22 +125,45 @@ struct corr_skip {
 };
 
 struct corr_context {
-    int is_gb10;               /* 1 seen, 0 contrary evidence (other GPU), -1 unknown */
-    char *gpu_name;            /* "NVIDIA GB10" or "" */
+    /* the declared platform the run is on (borrowed from the pack), or NULL; placed is 1 when
+     * on is set, 0 on contrary evidence (a GPU no declared platform is, host facts that rule
+     * every platform out, or --platform other), -1 unknown */
+    const struct match_platform *on;
+    int placed;
+    char *gpu_name;            /* the GPU's name as the inputs give it, or "" */
     char *arch;                /* "aarch64", "x86_64" or "" */
     char *cuda_driver;         /* nvidia-smi "CUDA Version", "" */
     char *cuda_torch;          /* torch.version.cuda / collect_env, "" */
     int in_container;          /* 1 marker seen, 0 bare host seen, -1 unknown */
-    const char *platform;      /* assumed: "gb10", "other" or "unknown" (static) */
+    const char *platform;      /* assumed: on's id, "other" or "unknown" (borrowed/static) */
     const char *platform_from; /* "inputs", "--platform", "GOTCHA_PLATFORM" or "" (static) */
 };
+
+/* A gotcha the evidence leaves open on a run with no verdict: what was seen, and the one fact that
+ * would decide it with the command that shows it (the pack's "decide" of the entry; its
+ * "platform" fact when only the run's unknown platform held the entry back). */
+struct corr_possible {
+    const struct match_entry *entry; /* borrowed from the pack */
+    struct corr_evidence seen;       /* the line that points at it (raw: redact before printing) */
+    const char *fact;                /* borrowed from the pack */
+    const char *command;             /* borrowed from the pack */
+    int by_platform;                 /* 1: the platform's fact (named on that platform) */
+};
+
+/* At most this many possible entries: the report names a short list, never a second ranking. */
+#define CORR_POSSIBLE_MAX 3
+
+/* 1 when the run is placed on the platform with that id, 0 when placed elsewhere, -1 when
+ * unplaced (correlate/detect_context.c). */
+int corr_context_on(const struct corr_context *c, const char *id);
 
 /* How the run ended, whatever caused it (correlate/outcome.c has the rule). */
 enum corr_outcome {
     CORR_OUTCOME_UNKNOWN = 0, /* nothing read, or only snapshots (nvidia-smi, pip, dmesg, notes) */
-    CORR_OUTCOME_FAILED,      /* an error record with no end marker after it */
-    CORR_OUTCOME_COMPLETED,   /* an end marker (a pack entry with "outcome": "completed") after
-                                 every error */
+    CORR_OUTCOME_FAILED,      /* a recorded exit status other than 0, or an error record with
+                                 no end marker after it */
+    CORR_OUTCOME_COMPLETED,   /* a recorded exit status 0, or an end marker (a pack entry with
+                                 "outcome": "completed") after every error */
     CORR_OUTCOME_CUT_OFF      /* a job log that stops with no error and no end marker */
 };
 
@@ -148,14 +172,23 @@ const char *corr_outcome_name(enum corr_outcome o);
 
 struct corr_result {
     enum corr_outcome outcome;
-    struct corr_evidence *outcome_at;  /* the record that decided it (the first error, the last end
-                                          marker, the job log's last line), or NULL (unknown) */
+    struct corr_evidence *outcome_at;  /* the record that decided it (a run record's exit line,
+                                          the first error, the last end marker, the job log's last
+                                          line), or NULL (unknown) */
+    int exit_recorded;                 /* 1 when a run record (tok.h) stated the exit status,
+                                          which then decided the outcome */
+    int exit_status;                   /* that status: 0..255, 128 + N for signal N */
+    int exit_signal;                   /* N when a signal ended the recorded command, else 0 */
     const struct match_entry *verdict; /* NULL means "none" */
     double confidence;                 /* of the verdict, or of the best candidate when none */
     size_t nfindings;
-    struct corr_finding *findings;     /* sorted: confidence desc, then id; root cause first where
-                                          the timeline shows one leading to another */
-    struct corr_evidence *first_error; /* the run's first error record, or NULL */
+    struct corr_finding *findings; /* sorted: confidence desc, then id; root cause first where
+                                      the timeline shows one leading to another */
+    /* only with no verdict, on a run that did not complete: at most CORR_POSSIBLE_MAX, in
+     * findings order, then pack order (correlate/possible.c) */
+    size_t npossible;
+    struct corr_possible *possible;
+    struct corr_evidence *first_error;           /* the run's first error record, or NULL */
     const struct match_entry *first_error_entry; /* its entry (common pack or gotcha), or NULL */
     size_t ncodes;
     struct corr_code_seen *codes; /* catalogue codes seen, in timeline order of their first */

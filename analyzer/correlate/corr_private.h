@@ -3,8 +3,9 @@
  *
  * The state (struct corr_state) lives for one run. scan.c feeds it record by record; collect.c
  * keeps the records that matched (capped per signature) and per-member facts; series.c builds the
- * numeric series; timeline.c places every time on one clock; detect.c turns numbers and hits into
- * claims; score.c weighs the claims into findings; result.c builds and frees struct corr_result.
+ * numeric series; timeline.c places every time on one clock; detect.c and the detect_*.c
+ * primitives under it turn numbers and hits into claims; score.c weighs the claims into findings;
+ * result.c builds and frees struct corr_result.
  *
  * Hot path rule: corr_feed_record() allocates only when a record matched a signature (a copy) or a
  * series buffer grows (amortised, bounded by downsampling). Per record it parses only the time
@@ -34,12 +35,13 @@
 #define CORR_HOSTS_MAX       64
 #define CORR_BOOT_SEGS       8 /* uptime resets tracked per member */
 #define CORR_CSV_COLS        48
-#define CORR_EVIDENCE_MAX    12    /* evidence lines per finding */
-#define CORR_SERIES_FACTS    16    /* series facts with cached builders */
-#define CORR_SAMPLE_DIV      2     /* a sampled series keeps ~this many samples per kept point */
-#define CORR_SAMPLE_MISS     16384 /* candidates without a hit before a series signature is sampled */
-#define CORR_SAMPLE_MISS_MAX 64    /* and at most 1 in this many of its candidates are skipped */
+#define CORR_EVIDENCE_MAX    12   /* evidence lines per finding */
+#define CORR_SERIES_FACTS    16   /* series facts with cached builders */
+#define CORR_SAMPLE_DIV      2    /* a sampled series keeps ~this many samples per kept point */
+#define CORR_SAMPLE_MISS     1024 /* candidates without a hit before a series signature is sampled */
+#define CORR_SAMPLE_MISS_MAX 64   /* and at most 1 in this many of its candidates are skipped */
 #define CORR_LASTREC_MAX     512 /* bytes of a member's latest record kept to parse its level late */
+#define CORR_EXIT_TEXT_MAX   128 /* bytes kept of a run record's exit line ("exit: 3") */
 
 /* A fact copied out of a hit. */
 struct corr_fact_copy {
@@ -211,6 +213,13 @@ struct corr_state {
     uint64_t meminfo_cached_kb; /* largest Cached + Buffers (kB) seen */
     struct corr_rec cache_rec;
     int have_cache_rec;
+    /* the exit status a run record states (tok.h): the first non-zero one in input order, else
+     * the first; exit_rec is its line (text: exit_text) */
+    int first_error_warn; /* the first error corr_score() named is a warn-level line */
+    int have_exit;
+    struct tok_run_exit exit;
+    struct corr_rec exit_rec;
+    char exit_text[CORR_EXIT_TEXT_MAX];
     /* detector-made evidence records (owned) */
     size_t ndet, capdet;
     struct corr_rec **det_recs;
@@ -326,7 +335,7 @@ int corr_rec_cmp(const struct corr_state *st, const struct corr_rec *a, const st
 /* Build the capped timeline of notable events. */
 void corr_timeline_events(const struct corr_state *st, struct corr_result *r);
 
-/* ---- detect.c ---- */
+/* ---- detect.c, detect_context.c, detect_util.c, detect_weight.c ---- */
 void corr_context_build(struct corr_state *st);
 void corr_detect_all(struct corr_state *st);
 /* Add a claim for entry e; takes ownership of note, summary and reason (each may be NULL). */
@@ -346,7 +355,7 @@ int corr_rec_is_error(const struct corr_rec *r);
 /* r->codes: every catalogue code with hits, merged over its signatures, in timeline order. */
 void corr_codes_collect(const struct corr_state *st, struct corr_result *r);
 
-/* ---- rules.c: the pack's rules, evaluated by the primitives of detect.c ---- */
+/* ---- rules.c: the pack's rules, evaluated by the primitives of detect_*.c ---- */
 /* A template variable: a string (str set) or a number. */
 struct corr_var {
     const char *name;
@@ -379,7 +388,8 @@ const char *corr_rule_mark(const struct corr_rule_run *rr, const char *outcome);
 /* Template t with vars substituted (a new string), NULL when t is NULL. */
 char *corr_rule_render(const char *t, const struct corr_var *vars, size_t nvars);
 
-/* The primitives (detect.c). */
+/* The primitives (detect_series.c, detect_capacity.c, detect_group.c, detect_version.c,
+ * detect_order.c). */
 void corr_prim_plateau(struct corr_rule_run *rr);
 void corr_prim_clock_reasons(struct corr_rule_run *rr);
 void corr_prim_change_point(struct corr_rule_run *rr);
@@ -397,15 +407,27 @@ void corr_prim_tp_nodes(struct corr_rule_run *rr);
 void corr_prim_after_context(struct corr_rule_run *rr);
 void corr_prim_last_line(struct corr_rule_run *rr);
 void corr_prim_requested(struct corr_rule_run *rr);
-void corr_prim_dated_before(struct corr_rule_run *rr);
 void corr_prim_version_pair(struct corr_rule_run *rr);
 void corr_prim_fact_share(struct corr_rule_run *rr);
 
 /* ---- score.c ---- */
 void corr_score(struct corr_state *st, struct corr_result *r);
+/* One gotcha entry weighed alone, as corr_score() weighs it before the explains links: its
+ * confidence, and in *seen the line that points at it most (its own signature's first, decisive
+ * first; else its first evidence line; NULL when none). */
+double corr_entry_weigh(struct corr_state *st, const struct match_entry *e,
+                        const struct corr_rec **seen);
+/* ---- possible.c ---- */
+/* r->possible, after corr_score() and corr_outcome(): the gotchas a run with no verdict leaves
+ * open (none on a run that completed). */
+void corr_possible(struct corr_state *st, struct corr_result *r);
 /* ---- outcome.c ---- */
 /* r->outcome and r->outcome_at, after corr_score() (it reads r->first_error). */
 void corr_outcome(const struct corr_state *st, struct corr_result *r);
+/* A line of run record member file (tok.h): 1 when it is a field, which no signature sees (an
+ * exit field's status is kept for corr_outcome()); 0 when it is log input. */
+int corr_outcome_run_line(struct corr_state *st, size_t file, const char *p, size_t len,
+                          uint64_t line);
 
 /* ---- stamp.c: what a record says on its own ---- */
 /* A record's time, boot marker and lane: they depend on nothing before it, so pipe workers
@@ -455,6 +477,8 @@ struct corr_pipe;
  * is 0 or none could start. */
 struct corr_pipe *corr_pipe_new(const struct match_pack *pack, unsigned workers, size_t max_line);
 void corr_pipe_free(struct corr_pipe *pp);
+/* Adds the workers' prefilter counts into *out. */
+void corr_pipe_probe_stats(const struct corr_pipe *pp, struct match_probe_stats *out);
 /*
  * The scan thread's cycle: while corr_pipe_free_slots(), fill corr_pipe_next() with
  * corr_batch_add() and corr_pipe_submit() it; then corr_pipe_oldest() waits for the oldest

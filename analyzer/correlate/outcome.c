@@ -1,7 +1,9 @@
-/* correlate/outcome.c - how the run ended, from evidence the correlator already holds: its error
- * records, the end markers the pack names (context entries with "outcome": "completed": HF
- * Trainer's final metrics, uvicorn's "Application shutdown complete." ...) and the last record of
- * every member. The rule, in order:
+/* correlate/outcome.c - how the run ended, from evidence the correlator already holds: the exit
+ * status a run record states (gotcha record's run.txt, tok.h), its error records, the end markers
+ * the pack names (context entries with "outcome": "completed": HF Trainer's final metrics,
+ * uvicorn's "Application shutdown complete." ...) and the last record of every member. A
+ * recorded exit status decides alone: not 0 is failed, 0 is completed, whatever the logs show
+ * (the process said how it ended). Without one, the rule, in order:
  *   failed     an error record and no end marker after the latest of them. Error records: the
  *              error lines among the kept hits of strong (or decisive) gotcha and common
  *              signatures; of weak common ones (a Python exception) in job logs only, since a
@@ -78,8 +80,43 @@ static void last_record(const struct corr_state *st, size_t i, struct corr_rec *
     out->approx = approx;
 }
 
+int corr_outcome_run_line(struct corr_state *st, size_t file, const char *p, size_t len,
+                          uint64_t line)
+{
+    struct tok_run_exit ex;
+    enum tok_run_line kind = tok_run_record_line(p, len, &ex);
+    if (kind == TOK_RUN_LINE_FREE) return 0;
+    if (kind == TOK_RUN_LINE_EXIT && (!st->have_exit || (st->exit.status == 0 && ex.status))) {
+        st->have_exit = 1;
+        st->exit = ex;
+        size_t n = AZ_MIN(len, sizeof st->exit_text - 1);
+        memcpy(st->exit_text, p, n);
+        st->exit_text[n] = '\0';
+        memset(&st->exit_rec, 0, sizeof st->exit_rec);
+        st->exit_rec.file = file;
+        st->exit_rec.line = line;
+        st->exit_rec.text = st->exit_text;
+    }
+    return 1;
+}
+
+/* The outcome a run record's exit status states. */
+static void recorded_outcome(const struct corr_state *st, struct corr_result *r)
+{
+    r->outcome = st->exit.status ? CORR_OUTCOME_FAILED : CORR_OUTCOME_COMPLETED;
+    r->exit_recorded = 1;
+    r->exit_status = st->exit.status;
+    r->exit_signal = st->exit.signal;
+    r->outcome_at = az_xcalloc(1, sizeof *r->outcome_at);
+    corr_evidence_from_rec(st, &st->exit_rec, NULL, r->outcome_at);
+}
+
 void corr_outcome(const struct corr_state *st, struct corr_result *r)
 {
+    if (st->have_exit) {
+        recorded_outcome(st, r);
+        return;
+    }
     struct pick err = {st, NULL, NULL}, end = {st, NULL, NULL}, tail = {st, NULL, NULL};
     for (size_t s = 0; s < st->nsigs; s++) {
         if (!st->sigs[s]) continue;

@@ -147,6 +147,11 @@ void corr_pipe_free(struct corr_pipe *pp)
     free(pp);
 }
 
+void corr_pipe_probe_stats(const struct corr_pipe *pp, struct match_probe_stats *out)
+{
+    for (unsigned i = 0; i < pp->nworkers; i++) match_scanner_probe_stats(pp->scanners[i], out);
+}
+
 size_t corr_pipe_free_slots(const struct corr_pipe *pp)
 {
     return pp->nslots - (size_t)(pp->filled - pp->replayed);

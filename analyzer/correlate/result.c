@@ -27,6 +27,8 @@ static int series_cmp(const void *a, const void *b)
     return c ? c : strcmp(x->unit, y->unit);
 }
 
+static void evidence_free(struct corr_evidence *e);
+
 struct corr_result *corr_state_finish(struct corr_state *st)
 {
     struct corr_result *r = az_xcalloc(1, sizeof *r);
@@ -50,6 +52,18 @@ struct corr_result *corr_state_finish(struct corr_state *st)
     corr_score(st, r);
     corr_codes_collect(st, r);
     corr_outcome(st, r);
+    corr_possible(st, r);
+    /* a warning is no first error of a run known not to have failed (completed, or cut off
+     * with no error: gpud's {"level":"warn",...,"error":"Not Supported"} on a healthy GB10); in
+     * one that failed, or whose end is unknown, it may be the root (NCCL reports "NCCL WARN
+     * NET/IB : Got completion with error 12" at warn level, ld its missing libcuda.so.1) */
+    if (r->first_error && st->first_error_warn &&
+        (r->outcome == CORR_OUTCOME_COMPLETED || r->outcome == CORR_OUTCOME_CUT_OFF)) {
+        evidence_free(r->first_error);
+        free(r->first_error);
+        r->first_error = NULL;
+        r->first_error_entry = NULL;
+    }
     corr_timeline_events(st, r);
 
     /* series */
@@ -129,6 +143,8 @@ void corr_result_free(struct corr_result *r)
         free(f->evidence);
     }
     free(r->findings);
+    for (size_t i = 0; i < r->npossible; i++) evidence_free(&r->possible[i].seen);
+    free(r->possible);
     if (r->first_error) evidence_free(r->first_error);
     free(r->first_error);
     free(r->codes);

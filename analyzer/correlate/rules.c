@@ -1,5 +1,5 @@
 /* correlate/rules.c - the pack's rules evaluated: every gotcha entry lists rules, each naming a
- * generic primitive of the correlator (detect.c) with its parameters and what each of its
+ * generic primitive of the correlator (detect_*.c) with its parameters and what each of its
  * outcomes adds (a weight, a factor or a cap, and the sentences the report prints). This file
  * holds the primitives' table (their parameters, outcomes and template variables), the check
  * that a pack's rules are complete and name only things that exist, the template renderer and
@@ -43,7 +43,8 @@ static const struct prim prims[] = {
      "free_reported",
      "used total cap free tried"},
     {"counter", corr_prim_counter, "counter:c min:n when_tag:t?", "present", "count gib"},
-    {"context-before", corr_prim_context_before, "context:e tag:t", "before", ""},
+    {"context-before", corr_prim_context_before, "context:e tag:t within_lines:n? nearest_sig:g?",
+     "before", ""},
     {"context-present", corr_prim_context_present, "context:e when_tag:t?", "present", ""},
     {"bandwidth-ceiling", corr_prim_bandwidth,
      "weight_facts:l params_fact:s dtype_facts:l dtype_bytes:l seq_fact:s tpot_fact:s "
@@ -52,13 +53,14 @@ static const struct prim prims[] = {
      "plan ceiling near far measured", "gbs rate tps weights_gb bw"},
     {"coresident", corr_prim_coresident,
      "processes:e server_names:l compute_names:l min_gib:n pool_gib:n full_share:n server:g "
-     "config:e util_fact:s util_cap:n server_kinds:k job_kinds:k",
+     "config:e util_fact:s util_cap:n server_kinds:k job_kinds:k nodes_fact:s",
      "second_process same_run multi_host near_full uncapped default_cap capped none_heavy none",
      "count list gib pool util hosts"},
     {"build-vs-driver", corr_prim_build_driver,
-     "built:s driver:s cleared:s unless_fact:s with_entry:e", "mismatch mismatch_gb10 with cleared",
-     "built driver"},
-    {"quant-arch", corr_prim_quant_arch, "quant_fact:s quant:s arch_fact:s arch_ok:l compare:s",
+     "built:s driver:s cleared:s unless_fact:s with_entry:e built_facts:l",
+     "mismatch mismatch_<platform> with cleared", "built driver"},
+    {"quant-arch", corr_prim_quant_arch,
+     "quant_fact:s quant:s arch_fact:s arch_ok:l compare:s series:s unit:s",
      "no_arch no_arch_unplaced arch_ok quant_only slower faster", "list pct quant_tps compare_tps"},
     {"version-change", corr_prim_version_change,
      "package_fact:s old_fact:s new_fact:s key_packages:l image_tag:s other_weight:n "
@@ -66,19 +68,20 @@ static const struct prim prims[] = {
      "replaced container bare_host only_sig", "packages at"},
     {"tp-nodes", corr_prim_tp_nodes,
      "tp_fact:s nodes_fact:s spans:g failure:e how_nodes:s how_hosts:s how_spans:s two:s "
-     "several:s how_remote:s? spans_tag:t? how_spans_tag:s? one_gpu_platform:s? how_one_gpu:s?",
-     "across group_spans failure per_node tp1 single_node", "tp nodes how"},
+     "several:s how_remote:s? spans_tag:t? how_spans_tag:s? one_gpu_platform:s? how_one_gpu:s? "
+     "tp_rank_fact:s? works:e? hang_words:l? one_gpu_fact:s?",
+     "across group_spans failure per_node tp1 single_node works other_failure", "tp nodes how"},
     {"after-context", corr_prim_after_context,
      "context:e grad_series:s loss_series:s min_points:n huge:n huge_share:n loss_ratio:n",
      "failed diverged", "at huge n gmax first last"},
     {"last-line", corr_prim_last_line, "tag:t", "last", ""},
     {"requested-not-used", corr_prim_requested, "request:g chosen:g banner:g", "both chosen banner",
      "request"},
-    {"dated-before", corr_prim_dated_before, "date:s", "before", "dated date"},
     {"version-pair", corr_prim_version_pair, "first_fact:s second_fact:s pairs:l",
      "mismatch paired", "first second expected"},
-    {"fact-share", corr_prim_fact_share, "sig:g part:s whole:s lo:n hi:n whole_lo:n? whole_hi:n?",
-     "inside", "part whole share"},
+    {"fact-share", corr_prim_fact_share,
+     "sig:g part:s whole:s lo:n hi:n whole_lo:n? whole_hi:n? whole_sig:g?", "inside",
+     "part whole share"},
 };
 
 static const struct prim *prim_find(const char *use)
@@ -201,6 +204,20 @@ static size_t check_ref(const struct match_pack *pack, const char *where, char t
     return bad;
 }
 
+/* "mismatch_gb10" where the primitive lists "mismatch_<platform>": an outcome of one declared
+ * platform, named by the pack's id (the primitive claims it on a run placed there). */
+static int platform_outcome(const struct match_pack *pack, const char *list, const char *name)
+{
+    static const char mark[] = "_<platform>";
+    for (const char *p = strstr(list, mark); p; p = strstr(p + 1, mark)) {
+        const char *w = p;
+        while (w > list && w[-1] != ' ') w--;
+        size_t stem = (size_t)(p - w) + 1; /* "mismatch_" */
+        if (!strncmp(name, w, stem) && match_pack_find_platform(pack, name + stem)) return 1;
+    }
+    return 0;
+}
+
 size_t corr_rules_check(const struct match_pack *pack, struct az_buf *err)
 {
     size_t bad = 0;
@@ -254,7 +271,8 @@ size_t corr_rules_check(const struct match_pack *pack, struct az_buf *err)
             }
             for (size_t k = 0; k < rule->noutcomes; k++) {
                 const struct match_outcome *o = &rule->outcomes[k];
-                if (!word_in(pr->outcomes, o->name, strlen(o->name), NULL, NULL)) {
+                if (!word_in(pr->outcomes, o->name, strlen(o->name), NULL, NULL) &&
+                    !platform_outcome(pack, pr->outcomes, o->name)) {
                     az_buf_printf(err, "%s: unknown outcome \"%s\" (this rule has: %s)\n", where,
                                   o->name, pr->outcomes);
                     bad++;

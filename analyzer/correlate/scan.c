@@ -100,7 +100,9 @@ static void on_hit(void *vctx, const struct match_hit *hit)
  * (a generic throughput regex on lines a more specific one takes) is sampled too: one candidate
  * in pow2(misses / CORR_SAMPLE_MISS), at most CORR_SAMPLE_MISS_MAX, so a format that starts
  * matching later in the member is still seen; its first hit hands over to the stride rule in
- * on_hit(). Run every few thousand records: cheap, and deterministic.
+ * on_hit(). Run every few thousand records: cheap, and deterministic. CORR_SAMPLE_MISS is 1024
+ * (it was 16384): vLLM's generic tokens/s regex on the metrics lines a specific one takes cost
+ * 1.1 us a line and ran on 49 k of 65 k candidates of a 64 MB log; now on ~1 in 64 after 128 k.
  */
 static void sampling_refresh(struct corr_state *st)
 {
@@ -303,6 +305,12 @@ static void feed_record(struct corr_state *st, struct match_scanner *scanner, si
     corr_series_record(st, fi, p, len, line->lineno, t, own);
     if ((seq & 4095) == 4095) sampling_refresh(st);
 
+    /* a run record's fields describe the run: no signature sees them (tok.h) */
+    if (f->kind == TOK_KIND_RUN_RECORD && corr_outcome_run_line(st, fi, p, len, line->lineno)) {
+        note_position(f, line);
+        keep_last(f, &c);
+        return;
+    }
     /* Signatures see the message, not the prefixes around it (see tok.h); evidence keeps the
      * whole record. */
     const char *body = p + stamp->src.body;
@@ -548,6 +556,7 @@ enum az_status corr_analyze(const struct corr_config *cfg, struct match_scanner 
         free(ord);
         ingest_walk_free(w);
     }
+    if (pp && cfg->probe_stats) corr_pipe_probe_stats(pp, cfg->probe_stats);
     corr_pipe_free(pp);
     struct az_buf lim = AZ_BUF_INIT;
     if (match_scanner_limit_hits(scanner, &lim) && lim.len) {

@@ -254,22 +254,56 @@ static void order_causes(const struct corr_state *st, struct cand *v, size_t n)
     }
 }
 
-/* The first-error pass a signature's lines take part in. */
-static enum match_role ferr_pass(enum match_role role)
+/* Does the run show a root line carrying tag? (A line of a signature that is itself made a
+ * cascade by its cascade_of does not count: a symptom never roots another symptom.) */
+static int run_has_root_tag(const struct corr_state *st, const char *tag)
 {
+    for (size_t s = 0; s < st->nsigs; s++) {
+        if (!st->sigs[s]) continue;
+        const struct match_sig *sig = match_pack_sig(st->pack, s);
+        if (sig->role == MATCH_ROLE_ROOT && !sig->ncascade_of && match_sig_has_tag(sig, tag))
+            return 1;
+    }
+    return 0;
+}
+
+/* The role a signature's lines have in this run: the pack's, except that a root line declaring
+ * "cascade_of" tags is a cascade once the run shows a root line carrying one of them (a CUDA
+ * error beside a fatal Xid of the same run), whatever the clocks say: the driver's report of
+ * the fault is the cause, the application's error its consequence. */
+static enum match_role run_role(const struct corr_state *st, const struct match_sig *sig)
+{
+    if (sig->role != MATCH_ROLE_ROOT) return sig->role;
+    for (size_t k = 0; k < sig->ncascade_of; k++)
+        if (run_has_root_tag(st, sig->cascade_of[k])) return MATCH_ROLE_CASCADE;
+    return MATCH_ROLE_ROOT;
+}
+
+/* The first-error pass a signature's lines take part in. */
+static enum match_role ferr_pass(const struct corr_state *st, const struct match_sig *sig)
+{
+    enum match_role role = run_role(st, sig);
     return role == MATCH_ROLE_CASCADE || role == MATCH_ROLE_NOISE ? role : MATCH_ROLE_ROOT;
 }
 
 /* Is r a failure line for the run's first error? Its words say so (corr_rec_is_error), or the pack
  * does: a root line of a signature at least strong names a failure whatever its words ("no kernel
- * image is available for execution on the device", pip's "Successfully uninstalled torch-...").
- * Only here: the explains ordering and the outcome keep reading the words. */
+ * image is available for execution on the device"). What a line says was done (pip's
+ * "Successfully uninstalled torch-...") is the pack's context role, never a first error; a
+ * warn-level one is dropped again when the run did not fail (corr_state_finish()). Only here: the
+ * explains ordering and the outcome keep reading the words. */
+static int ferr_candidate(const struct corr_state *st, const struct corr_rec *r)
+{
+    if (r->sig && run_role(st, r->sig) == MATCH_ROLE_ROOT &&
+        corr_sig_strength(st, r->sig) >= MATCH_STRONG)
+        return 1;
+    return corr_rec_is_error(r);
+}
+
 static void ferr_pass_visit(void *vctx, const struct corr_rec *r)
 {
     struct ferr_ctx *f = vctx;
-    int strong_root = r->sig && r->sig->role == MATCH_ROLE_ROOT &&
-                      corr_sig_strength(f->st, r->sig) >= MATCH_STRONG;
-    if (!strong_root && !corr_rec_is_error(r)) return;
+    if (!ferr_candidate(f->st, r)) return;
     if (!f->best || corr_rec_cmp(f->st, r, f->best) < 0) f->best = r;
 }
 
@@ -285,7 +319,7 @@ static const struct corr_rec *first_error_of(const struct corr_state *st, int fa
         if (!st->sigs[s]) continue;
         const struct match_sig *sig = match_pack_sig(st->pack, s);
         if (sig->role == MATCH_ROLE_CONTRARY || sig->role == MATCH_ROLE_CONTEXT ||
-            ferr_pass(sig->role) != pass)
+            ferr_pass(st, sig) != pass)
             continue;
         int fam = (int)sig->entry->family;
         if (fam != MATCH_FAMILY_GOTCHA && fam != MATCH_FAMILY_COMMON) continue;
@@ -336,6 +370,27 @@ static const struct corr_rec *first_error(const struct corr_state *st, int famil
     if (noise) return first_error_of(st, family, min_strength, MATCH_ROLE_NOISE);
     const struct corr_rec *r = first_error_of(st, family, min_strength, MATCH_ROLE_ROOT);
     return r ? r : first_error_of(st, family, min_strength, MATCH_ROLE_CASCADE);
+}
+
+double corr_entry_weigh(struct corr_state *st, const struct match_entry *e,
+                        const struct corr_rec **seen)
+{
+    struct cand c;
+    memset(&c, 0, sizeof c);
+    c.e = e;
+    weigh(st, &c);
+    sort_evidence(st, &c);
+    *seen = NULL;
+    /* the entry's own line first: a context line it borrows says what the run is, not what failed
+     */
+    for (size_t k = 0; k < c.nev && !*seen; k++)
+        if (c.ev[k].rec->sig && c.ev[k].rec->sig->entry == e) *seen = c.ev[k].rec;
+    if (!*seen && c.nev) *seen = c.ev[0].rec;
+    double conf = AZ_MIN(1.0, AZ_MAX(0.0, c.conf));
+    free(c.ev);
+    az_buf_free(&c.summary);
+    az_buf_free(&c.lowered);
+    return conf;
 }
 
 void corr_score(struct corr_state *st, struct corr_result *r)
@@ -412,12 +467,14 @@ void corr_score(struct corr_state *st, struct corr_result *r)
     /* a verdict that weak lines and its rules named, with no strong line anywhere: its own
      * earliest error line is the failure the report points at */
     if (!fe && r->verdict) fe = entry_first_error(st, r->verdict);
+    if (fe && !ferr_candidate(st, fe)) fe = NULL;
     if (!fe && !r->verdict) fe = first_error(st, MATCH_FAMILY_COMMON, MATCH_WEAK, 0);
     if (!fe && !r->verdict) fe = first_error(st, -1, MATCH_WEAK, 0);
     /* root before noise: a declared warning is named only when the run shows nothing else */
     if (!fe && !r->verdict) fe = first_error(st, -1, MATCH_WEAK, 1);
     if (fe && !r->verdict) fe = common_twin(st, fe);
     if (fe) {
+        st->first_error_warn = fe->level == TOK_LEVEL_WARN;
         r->first_error = az_xcalloc(1, sizeof *r->first_error);
         corr_evidence_from_rec(st, fe, NULL, r->first_error);
         r->first_error_entry = fe->sig ? fe->sig->entry : NULL;

@@ -683,6 +683,7 @@ void corr_series_record(struct corr_state *st, size_t file, const char *p, size_
     case TOK_KIND_VLLM:
     case TOK_KIND_NCCL:
     case TOK_KIND_PREFLIGHT:
+    case TOK_KIND_RUN_RECORD:
     case TOK_KIND_COUNT:
         /* A sampler CSV inside another kind's file: "timestamp,temperature.gpu,power.draw". */
         if (!memchr(p, ',', len)) break; /* neither a header nor a row: most records */

@@ -13,10 +13,13 @@ struct ingest_bundle {
     char error[512];
 };
 
-static enum az_status fail(struct ingest_bundle *b, const char *what)
+/* The reason alone: the caller names the bundle or the member once. The system's word for an
+ * errno (a full disk) says more than libarchive's "Write error". */
+static enum az_status fail(struct ingest_bundle *b)
 {
-    snprintf(b->error, sizeof b->error, "%s: %s", what,
-             b->a && archive_error_string(b->a) ? archive_error_string(b->a) : "unknown error");
+    int e = b->a ? archive_errno(b->a) : 0;
+    const char *why = b->a ? archive_error_string(b->a) : NULL;
+    snprintf(b->error, sizeof b->error, "%s", e > 0 ? strerror(e) : why ? why : "unknown error");
     return AZ_FAIL;
 }
 
@@ -26,14 +29,14 @@ enum az_status ingest_bundle_create(struct ingest_bundle **out, const char *path
     *out = b;
     b->a = archive_write_new();
     if (!b->a) {
-        snprintf(b->error, sizeof b->error, "%s: cannot create an archive writer", path);
+        snprintf(b->error, sizeof b->error, "cannot create an archive writer");
         return AZ_FAIL;
     }
     /* pax: long member names and UTF-8 survive; zstd: the compression gotcha reads fastest */
     if (archive_write_set_format_pax_restricted(b->a) != ARCHIVE_OK ||
         archive_write_add_filter_zstd(b->a) != ARCHIVE_OK)
-        return fail(b, path);
-    if (archive_write_open_filename(b->a, path) != ARCHIVE_OK) return fail(b, path);
+        return fail(b);
+    if (archive_write_open_filename(b->a, path) != ARCHIVE_OK) return fail(b);
     return AZ_OK;
 }
 
@@ -48,7 +51,7 @@ enum az_status ingest_bundle_add_file(struct ingest_bundle *b, const char *name,
     archive_entry_set_mtime(e, (time_t)mtime, 0);
     enum az_status st = AZ_OK;
     if (archive_write_header(b->a, e) != ARCHIVE_OK) {
-        st = fail(b, name);
+        st = fail(b);
         goto end;
     }
     char buf[65536];
@@ -56,12 +59,12 @@ enum az_status ingest_bundle_add_file(struct ingest_bundle *b, const char *name,
     while (left > 0) {
         size_t n = fread(buf, 1, left < sizeof buf ? (size_t)left : sizeof buf, data);
         if (n == 0) {
-            snprintf(b->error, sizeof b->error, "%s: short read while bundling", name);
+            snprintf(b->error, sizeof b->error, "short read while bundling");
             st = AZ_FAIL;
             goto end;
         }
         if (archive_write_data(b->a, buf, n) < 0) {
-            st = fail(b, name);
+            st = fail(b);
             goto end;
         }
         left -= n;
@@ -75,7 +78,7 @@ enum az_status ingest_bundle_close(struct ingest_bundle *b)
 {
     if (!b) return AZ_OK;
     enum az_status st = AZ_OK;
-    if (b->a && archive_write_close(b->a) != ARCHIVE_OK) st = fail(b, "closing the bundle");
+    if (b->a && archive_write_close(b->a) != ARCHIVE_OK) st = fail(b);
     return st;
 }
 

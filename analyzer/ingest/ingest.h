@@ -178,8 +178,9 @@ void ingest_reader_free(struct ingest_reader *r);
 
 /* ---- writing a bundle (gotcha collect) ---- */
 
-/* The first line of the report a bundle carries: a member that starts with it is skipped
- * (AZ_FAIL, "gotcha's own report"), so a scan of the bundle reads the run, not its diagnosis. */
+/* The first line of the report a bundle carries: a member of an archive that starts with it is
+ * passed over silently, so a scan of the bundle reads the run, not its diagnosis; such a file
+ * named on its own is skipped (AZ_FAIL, "gotcha's own report"). */
 #define INGEST_OWN_REPORT_MARK "<!-- gotcha collect: the report of this bundle, not an input -->"
 
 struct ingest_bundle;
@@ -197,7 +198,8 @@ enum az_status ingest_bundle_add_file(struct ingest_bundle *b, const char *name,
                                       uint64_t size, int64_t mtime);
 /* Finish the archive (flush and close the file). @return AZ_OK or AZ_FAIL. */
 enum az_status ingest_bundle_close(struct ingest_bundle *b);
-/* Borrowed; "" when no error. */
+/* Why the last call failed, without the bundle's or the member's name (the caller says which):
+ * "No space left on device". Borrowed; "" when no error. */
 const char *ingest_bundle_error(const struct ingest_bundle *b);
 void ingest_bundle_free(struct ingest_bundle *b);
 

@@ -1009,6 +1009,8 @@ static void fill_member(const struct ingest_reader *r, struct ingest_member *m)
     m->head_len = r->head_len;
 }
 
+static int live_container_below(const struct ingest_reader *r);
+
 static void depth_error(struct ingest_reader *r)
 {
     char why[96];
@@ -1066,6 +1068,8 @@ static enum az_status descend(struct ingest_reader *r, struct ingest_member *m)
             return AZ_FAIL;
         }
         if (az_starts_with(r->head, r->head_len, INGEST_OWN_REPORT_MARK)) {
+            /* inside a bundle it is the bundle's own diagnosis: passed over without a word */
+            if (live_container_below(r)) return AZ_EOF;
             set_error(r, top_display(r), "gotcha's own report (gotcha collect), not an input");
             r->st.skipped++;
             return AZ_FAIL;

@@ -57,9 +57,6 @@ enum match_role {
                             when the run shows no other error line */
 };
 
-/* Where a gotcha's mechanism exists. */
-enum match_scope { MATCH_SCOPE_ANY = 0, MATCH_SCOPE_GB10 };
-
 /* A named value of a rule, with the reason for it ("params": {"lo": {"value": 80, "why": ...}}).
  * value is a number (num), a string (str) or a list of strings (list). */
 struct match_value {
@@ -104,13 +101,25 @@ struct match_explains {
     const char *why;
 };
 
-/* How much less likely a gb10-scoped entry is on a run that shows another GPU, and the reason
+/* How much less likely a platform-scoped entry is on a run placed elsewhere, and the reason
  * the report prints ("{gpu}": the GPU name). */
 struct match_scope_rule {
-    enum match_scope platform;
+    const char *platform; /* a declared platform's id (match_platform), or NULL: any platform */
     double factor;
     const char *says;
     const char *why;
+};
+
+/* What would decide a gotcha entry that the evidence leaves open (the reports' "possible" list):
+ * the one fact and the command that shows it; platform_fact / platform_command: the fact that
+ * places the run where the entry's scope holds, for a run held back only by an unknown platform.
+ * Every field NULL when the pack gives none. */
+struct match_decide {
+    const char *fact;
+    const char *command;
+    const char *why;
+    const char *platform_fact;
+    const char *platform_command;
 };
 
 struct match_fact_def {
@@ -165,14 +174,19 @@ struct match_sig {
     double contrary_factor;    /* role contrary: multiplies its entry's score (else 1) */
     const char *contrary_says; /* role contrary: the reason the report prints, else NULL */
     /* "decisive_on": on a run of this platform the line names the cause by itself and weighs as
-     * decisive; elsewhere its strength holds. MATCH_SCOPE_ANY: not set. */
-    enum match_scope decisive_on;
+     * decisive; elsewhere its strength holds. A declared platform's id, or NULL: not set. */
+    const char *decisive_on;
     const struct match_code *code; /* a catalogue code's signature (no regex of its own: a
                                       line-shape signature's hits are reported as it), or NULL */
     const char *severity;          /* a code's: "fatal"/"nonfatal" (the line's word where it
                                       says, else the catalogue's); "" otherwise */
     const struct match_catalogue *shape_of; /* a line-shape signature: the catalogue whose
                                                codes it extracts; NULL otherwise */
+    /* "cascade_of": tags of the faults this root line is a consequence of (a CUDA error of a
+     * GPU that fell off the bus): when the run shows a root line carrying one of them, this
+     * line is a cascade of it, whatever the clocks say. NULL/0 when not given. */
+    size_t ncascade_of;
+    const char *const *cascade_of;
 };
 
 struct match_entry {
@@ -189,6 +203,7 @@ struct match_entry {
     const struct match_sig *const *sigs;
     /* gotcha entries: the data the scorer evaluates (docs/patterns.md) */
     struct match_scope_rule scope;
+    struct match_decide decide;
     const char *ruled_out; /* the sentence when nothing points at it; "" when not given */
     size_t ntags;
     const char *const *tags; /* given to every signature of the entry */
@@ -234,9 +249,56 @@ const struct match_code *match_catalogue_find(const struct match_catalogue *c, l
 int match_sig_has_tag(const struct match_sig *s, const char *tag);
 /* 1 when any signature of the pack carries the tag. */
 int match_pack_has_tag(const struct match_pack *p, const char *tag);
-/* The number the pack's "platform" declares under name (docs/patterns.md, "Platform": GB10's
- * pool band, pool_lo_gib / pool_hi_gib), or NAN when no file declares it. */
-double match_pack_platform_num(const struct match_pack *p, const char *name);
+
+/*
+ * A platform the pack declares ("platforms", docs/patterns.md "Platforms"): the engine knows
+ * none of its own. What identifies it in the inputs and on a live host, and the facts the rules,
+ * reports and preflight checks read by name ("gpus_per_node", "power_w", "memory_bytes", ...).
+ */
+struct match_platform {
+    const char *id;    /* what "scope", "decisive_on", rule params and --platform name */
+    const char *name;  /* how a report names it */
+    const char *title; /* one line; may be "" */
+    size_t ndevice_names;
+    const char *const *device_names; /* a GPU name containing one (any case) names it */
+    size_t ncapabilities;
+    const char *const *capabilities; /* "major.minor" compute capabilities */
+    double pool_lo_gib, pool_hi_gib; /* a device total in the band names it; NAN: no band */
+    const char *host_tag;            /* lines with this tag name a host of it; NULL */
+    size_t ncontrary_host_tags;
+    const char *const *contrary_host_tags; /* lines with one name a host that is not it */
+    size_t nfacts;
+    const struct match_value *facts;
+    const char *file; /* the file that declared it */
+};
+
+/* Declared platforms, in load order (the shipped pack's first, then each extra pack's). */
+size_t match_pack_platform_count(const struct match_pack *p);
+const struct match_platform *match_pack_platform(const struct match_pack *p, size_t i);
+/* The platform with that id, or NULL. */
+const struct match_platform *match_pack_find_platform(const struct match_pack *p, const char *id);
+/* The named fact of a platform: the value, its number (NAN) or its string (""). pl may be NULL. */
+const struct match_value *match_platform_fact(const struct match_platform *pl, const char *name);
+double match_platform_num(const struct match_platform *pl, const char *name);
+const char *match_platform_str(const struct match_platform *pl, const char *name);
+
+/* The preflight check the pack gives entry id ("preflight" of a pack file, docs/patterns.md
+ * "Preflight"): its JSON text (cli/cli_preflight.c runs it), or NULL. Borrowed. */
+const char *match_pack_preflight(const struct match_pack *p, const char *id);
+
+/* What one observation says about the platform: an index of match_pack_platform(), or one of
+ * these. */
+#define MATCH_PLACE_NONE  (-1L) /* says nothing */
+#define MATCH_PLACE_OTHER (-2L) /* names a GPU no declared platform is */
+/* A GPU name ("NVIDIA GB10"): a platform whose device name it contains, else OTHER when it is a
+ * name (more than 2 bytes). */
+long match_place_gpu_name(const struct match_pack *p, const char *name);
+/* A compute capability ("12.1", "(12, 1)", "sm_121", "121"), parsed into *major, *minor (0 when
+ * none): a platform that lists it, else OTHER when it parsed. */
+long match_place_capability(const struct match_pack *p, const char *cap, int *major, int *minor);
+/* A device total in GiB: the platform whose pool band holds it, OTHER when bands are declared
+ * and none does, NONE when no platform declares a band. */
+long match_place_total_gib(const struct match_pack *p, double gib);
 /* The named value of a rule, or NULL. */
 const struct match_value *match_rule_value(const struct match_rule *r, const char *name);
 /* The named outcome of a rule, or NULL. */
@@ -351,6 +413,26 @@ size_t match_scanner_replay(struct match_scanner *s, const struct match_batch *b
 
 /* Signatures that hit a PCRE2 match/depth limit so far; their ids in err (one per line). */
 size_t match_scanner_limit_hits(const struct match_scanner *s, struct az_buf *err);
+
+/*
+ * What the literal prefilter and the regexes did for a scanner's records (`gotcha scan
+ * --probe-stats`, tests/bench/speed.sh): a probe hit is a position whose 4 bytes' hash has its
+ * bit set; a false probe hit is one that verified no literal (the bitmap's aliasing and 3-byte
+ * literals' extra keys); a literal hit is a (record, literal) pair; every candidate signature's
+ * regex that ran is a regex run, and one that matched a regex hit.
+ */
+struct match_probe_stats {
+    uint64_t records;      /* records the literal pass ran on */
+    uint64_t bytes;        /* their bytes */
+    uint64_t probe_hits;   /* positions with their bitmap bit set */
+    uint64_t false_probes; /* probe hits that verified no literal */
+    uint64_t lit_hits;     /* literals found, once per record */
+    uint64_t lit_records;  /* records with at least one literal */
+    uint64_t regex_runs;   /* candidate regexes run (after sampling) */
+    uint64_t regex_hits;   /* of which matched */
+};
+/* Adds s's counts into *out (several scanners: one sum). */
+void match_scanner_probe_stats(const struct match_scanner *s, struct match_probe_stats *out);
 
 /* Find a fact by name in a hit; NULL when the signature has no such capture or it did not set. */
 const struct match_fact *match_hit_fact(const struct match_hit *h, const char *name);

@@ -41,6 +41,25 @@ static int row_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* "severity_tags": {"fatal": [...], "nonfatal": [...]}: the tags each code's signature of that
+ * severity carries (a fatal Xid is a fault a CUDA error is the cascade of). */
+static void load_severity_tags(struct match_loader *ld, const char *what, json_t *jc,
+                               struct match_catalogue_priv *c)
+{
+    json_t *st = json_object_get(jc, "severity_tags");
+    if (!st) return;
+    char sw[200];
+    snprintf(sw, sizeof sw, "%s: severity_tags", what);
+    if (!json_is_object(st)) {
+        match_ld_problem(ld, sw, "must be an object {\"fatal\": [tags], \"nonfatal\": [tags]}");
+        return;
+    }
+    static const char *const sfields[] = {"nonfatal", "fatal", NULL};
+    match_ld_fields(ld, sw, st, sfields);
+    for (int fatal = 0; fatal < 2; fatal++)
+        c->sev_tags[fatal] = match_ld_tags(ld, sw, st, sfields[fatal], &c->nsev_tags[fatal]);
+}
+
 static void load_one(struct match_loader *ld, json_t *jc, size_t idx)
 {
     char what[160];
@@ -49,8 +68,8 @@ static void load_one(struct match_loader *ld, json_t *jc, size_t idx)
         match_ld_problem(ld, what, "must be an object");
         return;
     }
-    static const char *const fields[] = {"id",      "label",   "title", "entry",
-                                         "sources", "actions", "codes", NULL};
+    static const char *const fields[] = {"id",      "label", "title",         "entry", "sources",
+                                         "actions", "codes", "severity_tags", NULL};
     const char *id = match_ld_str(ld, what, jc, "id", 1);
     if (id) snprintf(what, sizeof what, "catalogue %s", id);
     match_ld_fields(ld, what, jc, fields);
@@ -107,6 +126,7 @@ static void load_one(struct match_loader *ld, json_t *jc, size_t idx)
     c->pub.title = match_ld_own(p, title);
     c->pub.entry = match_ld_own(p, entry);
     c->pub.source = match_ld_own(p, ld->file);
+    load_severity_tags(ld, what, jc, c);
     size_t n = json_array_size(codes);
     c->rows = az_xcalloc(n, sizeof *c->rows);
     static const char *const rfields[] = {"code",     "mnemonic", "name",     "meaning",
@@ -178,6 +198,7 @@ static struct match_entry_priv *entry_of(struct match_pack *p, const char *id)
 
 /* A code's signature: no regex, the shape's kinds, the row's words. */
 static const struct match_sig *make_sig(struct match_loader *ld, struct match_entry_priv *e,
+                                        const struct match_catalogue_priv *c,
                                         const struct match_code *r, uint32_t kinds, int fatal,
                                         int base, const struct match_cat_row *x)
 {
@@ -214,6 +235,8 @@ static const struct match_sig *make_sig(struct match_loader *ld, struct match_en
     s->pub.contrary_factor = 1;
     s->pub.code = r;
     s->pub.severity = fatal ? "fatal" : "nonfatal";
+    s->own_tags = c->sev_tags[fatal]; /* the entry's are added after, as for every signature */
+    s->nown_tags = c->nsev_tags[fatal];
     s->code_fact = s->sev_fact = -1;
     az_grow((void **)&p->sigs, &p->cap_sigs, p->nsigs + 1, sizeof *p->sigs);
     p->sigs[p->nsigs++] = s;
@@ -281,12 +304,12 @@ void match_catalogues_build(struct match_loader *ld)
             struct match_code *r = &c->codes[i];
             const struct match_cat_row *x = &c->rows[i];
             int fatal = severity_of(r->severity) == 1;
-            const struct match_sig *b = make_sig(ld, e, r, kinds, fatal, 1, x);
+            const struct match_sig *b = make_sig(ld, e, c, r, kinds, fatal, 1, x);
             r->sig_id = b->id;
             (fatal ? c->sig_fatal : c->sig_nonfatal)[i] = b;
             if (c->reads_severity)
                 (fatal ? c->sig_nonfatal : c->sig_fatal)[i] =
-                    make_sig(ld, e, r, kinds, !fatal, 0, x);
+                    make_sig(ld, e, c, r, kinds, !fatal, 0, x);
         }
     }
     for (size_t i = 0; i < nsigs0; i++) {

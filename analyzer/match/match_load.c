@@ -44,7 +44,7 @@ const char *match_ld_own(struct match_pack *p, const char *s)
 }
 
 /* An array of n elements the pack owns (freed with it); NULL when n is 0. */
-static void *own_block(struct match_pack *p, size_t n, size_t size)
+void *match_ld_block(struct match_pack *p, size_t n, size_t size)
 {
     if (!n) return NULL;
     void *b = az_xcalloc(n, size);
@@ -120,8 +120,8 @@ const char *match_ld_str(struct match_loader *ld, const char *what, json_t *obj,
 }
 
 /* A list of strings; NULL (reported) when absent, not a list, or holding a non-string. */
-static json_t *get_str_list(struct match_loader *ld, const char *what, json_t *obj, const char *key,
-                            int required, int nonempty)
+json_t *match_ld_str_list(struct match_loader *ld, const char *what, json_t *obj, const char *key,
+                          int required, int nonempty)
 {
     json_t *v = json_object_get(obj, key);
     if (!v) {
@@ -247,6 +247,8 @@ static void sig_free(struct match_sig_priv *s)
     free(s->cat_name);
     pcre2_code_free(s->code);
     free_str_list(s->literals, s->nliterals);
+    free_str_list(s->gate, s->ngate);
+    free(s->gate_lits);
     free_str_list(s->ex_match, s->nex_match);
     free_str_list(s->ex_nomatch, s->nex_nomatch);
     free(s->facts);
@@ -332,9 +334,9 @@ static int sig_compile(struct match_loader *ld, struct match_sig_priv *s, const 
 }
 
 static const char *const sig_fields[] = {
-    "id",       "kinds",       "strength",  "regex",   "literals",  "facts",
-    "summary",  "note",        "examples",  "sources", "role",      "tags",
-    "contrary", "decisive_on", "catalogue", "code",    "follow_up", NULL};
+    "id",        "kinds",    "strength",  "regex",      "literals", "facts",    "summary",
+    "note",      "examples", "sources",   "role",       "tags",     "contrary", "decisive_on",
+    "catalogue", "code",     "follow_up", "cascade_of", NULL};
 
 /* A tag: lowercase letters, digits and '-' ("oom", "pip-change"). */
 static int valid_tag(const char *t)
@@ -345,13 +347,13 @@ static int valid_tag(const char *t)
     return 1;
 }
 
-/* The "tags" list of obj, checked, copied into the pack; *n its length. */
-static const char **load_tags(struct match_loader *ld, const char *what, json_t *obj, size_t *n)
+const char **match_ld_tags(struct match_loader *ld, const char *what, json_t *obj, const char *key,
+                           size_t *n)
 {
     *n = 0;
-    json_t *list = get_str_list(ld, what, obj, "tags", 0, 1);
+    json_t *list = match_ld_str_list(ld, what, obj, key, 0, 1);
     if (!list) return NULL;
-    const char **out = own_block(ld->p, json_array_size(list), sizeof(*out));
+    const char **out = match_ld_block(ld->p, json_array_size(list), sizeof(*out));
     size_t i;
     json_t *t;
     json_array_foreach(list, i, t)
@@ -386,65 +388,11 @@ static double get_num(struct match_loader *ld, const char *what, json_t *obj, co
     return d;
 }
 
-/* Parse one signature of entry e; NULL (problems reported) when unusable. */
-static struct match_sig_priv *load_sig(struct match_loader *ld, const struct match_entry_priv *e,
-                                       json_t *js, size_t idx)
+/* A signature's role and what goes with it: "contrary", "decisive_on", and a catalogue code's
+ * "catalogue", "code", "follow_up". */
+static void load_sig_role(struct match_loader *ld, const char *what, json_t *js,
+                          struct match_sig_priv *s)
 {
-    char what[256];
-    if (!json_is_object(js)) {
-        snprintf(what, sizeof(what), "%s: signature %zu", e->pub.id, idx);
-        match_ld_problem(ld, what, "must be an object");
-        return NULL;
-    }
-    size_t nerr0 = ld->nerr;
-    const char *id = match_ld_str(ld, e->pub.id, js, "id", 0);
-    if (!id) {
-        snprintf(what, sizeof(what), "%s: signature %zu", e->pub.id, idx);
-        if (!json_object_get(js, "id")) match_ld_problem(ld, what, "missing required field \"id\"");
-    } else {
-        snprintf(what, sizeof(what), "%s", id);
-        size_t elen = strlen(e->pub.id);
-        if (strncmp(id, e->pub.id, elen) != 0 || id[elen] != '.' ||
-            !valid_name_chars(id + elen + 1))
-            match_ld_problem(ld, what, "signature ids are \"%s.<name>\"", e->pub.id);
-        if (find_sig(ld->p, id)) match_ld_problem(ld, what, "duplicate signature id");
-    }
-    match_ld_fields(ld, what, js, sig_fields);
-
-    struct match_sig_priv *s = az_xcalloc(1, sizeof(*s));
-    s->pub.id = id ? match_ld_own(ld->p, id) : "";
-    s->pub.entry = &e->pub;
-
-    json_t *kinds = get_str_list(ld, what, js, "kinds", 1, 1);
-    size_t i;
-    json_t *k;
-    if (kinds) json_array_foreach(kinds, i, k)
-        {
-            const char *kn = json_string_value(k);
-            int kind;
-            if (strcmp(kn, "any") == 0) {
-                s->pub.kinds = (1u << TOK_KIND_COUNT) - 1;
-            } else if ((kind = tok_kind_from_name(kn)) >= 0) {
-                s->pub.kinds |= 1u << kind;
-            } else {
-                match_ld_problem(ld, what, "unknown kind \"%s\"", kn);
-            }
-        }
-
-    const char *strength = match_ld_str(ld, what, js, "strength", 1);
-    if (strength) {
-        int st = name_index(strength_names, AZ_ARRAY_LEN(strength_names), strength);
-        if (st < 0)
-            match_ld_problem(
-                ld, what, "unknown strength \"%s\" (decisive, strong, weak or context)", strength);
-        else
-            s->pub.strength = (enum match_strength)st;
-    }
-    s->pub.summary = match_ld_own(ld->p, match_ld_str(ld, what, js, "summary", 0));
-    s->pub.note = match_ld_own(ld->p, match_ld_str(ld, what, js, "note", 0));
-    s->own_tags = load_tags(ld, what, js, &s->nown_tags);
-    s->pub.severity = "";
-    s->code_fact = s->sev_fact = -1;
     const char *role = match_ld_str(ld, what, js, "role", 0);
     s->pub.role = s->pub.strength == MATCH_CONTEXT ? MATCH_ROLE_CONTEXT : MATCH_ROLE_ROOT;
     s->pub.contrary_factor = 1;
@@ -480,14 +428,13 @@ static struct match_sig_priv *load_sig(struct match_loader *ld, const struct mat
      * once the run is known to be on that platform */
     const char *don = match_ld_str(ld, what, js, "decisive_on", 0);
     if (don) {
-        if (strcmp(don, "gb10"))
-            match_ld_problem(ld, what, "unknown platform \"%s\" in \"decisive_on\" (gb10)", don);
-        else if (s->pub.strength != MATCH_STRONG && s->pub.strength != MATCH_WEAK)
+        /* the id is checked against the declared platforms after every file (link_model) */
+        if (s->pub.strength != MATCH_STRONG && s->pub.strength != MATCH_WEAK)
             match_ld_problem(ld, what, "\"decisive_on\" needs strength strong or weak");
         else if (s->pub.role != MATCH_ROLE_ROOT)
             match_ld_problem(ld, what, "\"decisive_on\" needs role root");
         else
-            s->pub.decisive_on = MATCH_SCOPE_GB10;
+            s->pub.decisive_on = match_ld_own(ld->p, don);
     }
     const char *cat = match_ld_str(ld, what, js, "catalogue", 0);
     if (cat) s->cat_name = az_xstrdup(cat);
@@ -502,14 +449,38 @@ static struct match_sig_priv *load_sig(struct match_loader *ld, const struct mat
         match_ld_problem(ld, what, "field \"follow_up\" must be true or false, with \"catalogue\"");
     else if (fu)
         s->follow_up = json_is_true(fu);
-    get_str_list(ld, what, js, "sources", 1, 1);
+}
 
-    json_t *facts = json_object_get(js, "facts");
-    if (facts && !json_is_object(facts)) {
-        match_ld_problem(ld, what, "field \"facts\" must be an object {\"name\": \"type\"}");
-        facts = NULL;
+/* The signature's gate (match_derive_gate()), kept only if every match example holds one of its
+ * strings: a gate is derived, never declared, so one that would turn a
+ * match away is a derivation bug, and the signature then runs without one. */
+static void sig_gate(struct match_sig_priv *s)
+{
+    char *gate[MATCH_GATE_MAX];
+    size_t n =
+        match_derive_gate(s->pub.regex, (const char *const *)s->literals, s->nliterals, gate);
+    int ok = n > 0;
+    for (size_t e = 0; ok && e < s->nex_match; e++) {
+        const char *ex = s->ex_match[e];
+        int held = 0;
+        for (size_t g = 0; g < n && !held; g++)
+            held = match_contains_lower(ex, strlen(ex), gate[g], strlen(gate[g]));
+        ok = held;
     }
+    if (!ok) {
+        for (size_t g = 0; g < n; g++) free(gate[g]);
+        return;
+    }
+    s->gate = az_xcalloc(n, sizeof *s->gate);
+    memcpy(s->gate, gate, n * sizeof *gate);
+    s->ngate = n;
+}
 
+/* A signature's examples, regex (compiled with its facts) and literals (declared or derived). */
+static void load_sig_text(struct match_loader *ld, const char *what, json_t *js, json_t *facts,
+                          struct match_sig_priv *s)
+{
+    size_t i;
     json_t *ex = json_object_get(js, "examples");
     if (!ex) {
         match_ld_problem(ld, what, "missing required field \"examples\"");
@@ -522,9 +493,10 @@ static struct match_sig_priv *load_sig(struct match_loader *ld, const struct mat
         char exwhat[300];
         snprintf(exwhat, sizeof(exwhat), "%s: examples", what);
         match_ld_fields(ld, exwhat, ex, ex_fields);
-        s->ex_match = copy_str_list(get_str_list(ld, exwhat, ex, "match", 1, 1), &s->nex_match);
+        s->ex_match =
+            copy_str_list(match_ld_str_list(ld, exwhat, ex, "match", 1, 1), &s->nex_match);
         s->ex_nomatch =
-            copy_str_list(get_str_list(ld, exwhat, ex, "no_match", 1, 1), &s->nex_nomatch);
+            copy_str_list(match_ld_str_list(ld, exwhat, ex, "no_match", 1, 1), &s->nex_nomatch);
     }
 
     const char *regex = match_ld_str(ld, what, js, "regex", 1);
@@ -532,7 +504,7 @@ static struct match_sig_priv *load_sig(struct match_loader *ld, const struct mat
         s->pub.regex = match_ld_own(ld->p, regex);
         sig_compile(ld, s, what, facts);
 
-        json_t *lits = get_str_list(ld, what, js, "literals", 0, 1);
+        json_t *lits = match_ld_str_list(ld, what, js, "literals", 0, 1);
         if (lits) {
             json_t *l;
             s->literals = az_xcalloc(json_array_size(lits), sizeof(*s->literals));
@@ -563,7 +535,80 @@ static struct match_sig_priv *load_sig(struct match_loader *ld, const struct mat
                 s->nliterals = n;
             }
         }
+        if (s->nliterals) sig_gate(s);
     }
+}
+
+/* Parse one signature of entry e; NULL (problems reported) when unusable. */
+static struct match_sig_priv *load_sig(struct match_loader *ld, const struct match_entry_priv *e,
+                                       json_t *js, size_t idx)
+{
+    char what[256];
+    if (!json_is_object(js)) {
+        snprintf(what, sizeof(what), "%s: signature %zu", e->pub.id, idx);
+        match_ld_problem(ld, what, "must be an object");
+        return NULL;
+    }
+    size_t nerr0 = ld->nerr;
+    const char *id = match_ld_str(ld, e->pub.id, js, "id", 0);
+    if (!id) {
+        snprintf(what, sizeof(what), "%s: signature %zu", e->pub.id, idx);
+        if (!json_object_get(js, "id")) match_ld_problem(ld, what, "missing required field \"id\"");
+    } else {
+        snprintf(what, sizeof(what), "%s", id);
+        size_t elen = strlen(e->pub.id);
+        if (strncmp(id, e->pub.id, elen) != 0 || id[elen] != '.' ||
+            !valid_name_chars(id + elen + 1))
+            match_ld_problem(ld, what, "signature ids are \"%s.<name>\"", e->pub.id);
+        if (find_sig(ld->p, id)) match_ld_problem(ld, what, "duplicate signature id");
+    }
+    match_ld_fields(ld, what, js, sig_fields);
+
+    struct match_sig_priv *s = az_xcalloc(1, sizeof(*s));
+    s->pub.id = id ? match_ld_own(ld->p, id) : "";
+    s->pub.entry = &e->pub;
+
+    json_t *kinds = match_ld_str_list(ld, what, js, "kinds", 1, 1);
+    size_t i;
+    json_t *k;
+    if (kinds) json_array_foreach(kinds, i, k)
+        {
+            const char *kn = json_string_value(k);
+            int kind;
+            if (strcmp(kn, "any") == 0) {
+                s->pub.kinds = (1u << TOK_KIND_COUNT) - 1;
+            } else if ((kind = tok_kind_from_name(kn)) >= 0) {
+                s->pub.kinds |= 1u << kind;
+            } else {
+                match_ld_problem(ld, what, "unknown kind \"%s\"", kn);
+            }
+        }
+
+    const char *strength = match_ld_str(ld, what, js, "strength", 1);
+    if (strength) {
+        int st = name_index(strength_names, AZ_ARRAY_LEN(strength_names), strength);
+        if (st < 0)
+            match_ld_problem(
+                ld, what, "unknown strength \"%s\" (decisive, strong, weak or context)", strength);
+        else
+            s->pub.strength = (enum match_strength)st;
+    }
+    s->pub.summary = match_ld_own(ld->p, match_ld_str(ld, what, js, "summary", 0));
+    s->pub.note = match_ld_own(ld->p, match_ld_str(ld, what, js, "note", 0));
+    s->own_tags = match_ld_tags(ld, what, js, "tags", &s->nown_tags);
+    s->pub.cascade_of = match_ld_tags(ld, what, js, "cascade_of", &s->pub.ncascade_of);
+    s->pub.severity = "";
+    s->code_fact = s->sev_fact = -1;
+    load_sig_role(ld, what, js, s);
+    match_ld_str_list(ld, what, js, "sources", 1, 1);
+
+    json_t *facts = json_object_get(js, "facts");
+    if (facts && !json_is_object(facts)) {
+        match_ld_problem(ld, what, "field \"facts\" must be an object {\"name\": \"type\"}");
+        facts = NULL;
+    }
+
+    load_sig_text(ld, what, js, facts, s);
     if (ld->nerr != nerr0 || !id) {
         sig_free(s);
         return NULL;
@@ -579,12 +624,12 @@ static void entry_add_sig(struct match_entry_priv *e, const struct match_sig *s)
 }
 
 static const char *const entry_fields[] = {
-    "id",    "family",    "title", "symptom",  "cause", "check",   "fix", "signatures",
-    "scope", "ruled_out", "tags",  "explains", "rules", "outcome", NULL};
+    "id",         "family", "title",     "symptom", "cause",    "check", "fix",     "decide",
+    "signatures", "scope",  "ruled_out", "tags",    "explains", "rules", "outcome", NULL};
 
 /* "params": {"name": {"value": 80, "why": "..."}} of a rule. */
-static void load_values(struct match_loader *ld, const char *what, json_t *params,
-                        struct match_rule *r)
+void match_ld_values(struct match_loader *ld, const char *what, json_t *params,
+                     struct match_rule *r)
 {
     if (!params) return;
     if (!json_is_object(params)) {
@@ -592,7 +637,7 @@ static void load_values(struct match_loader *ld, const char *what, json_t *param
                          "field \"params\" must be an object {\"name\": {\"value\", \"why\"}}");
         return;
     }
-    struct match_value *vals = own_block(ld->p, json_object_size(params), sizeof(*vals));
+    struct match_value *vals = match_ld_block(ld->p, json_object_size(params), sizeof(*vals));
     size_t n = 0;
     const char *key;
     json_t *v;
@@ -617,8 +662,8 @@ static void load_values(struct match_loader *ld, const char *what, json_t *param
             mv->num = json_number_value(x);
         } else if (json_is_string(x)) {
             mv->str = match_ld_own(ld->p, json_string_value(x));
-        } else if (json_is_array(x) && get_str_list(ld, vwhat, v, "value", 1, 1)) {
-            const char **l = own_block(ld->p, json_array_size(x), sizeof(*l));
+        } else if (json_is_array(x) && match_ld_str_list(ld, vwhat, v, "value", 1, 1)) {
+            const char **l = match_ld_block(ld->p, json_array_size(x), sizeof(*l));
             size_t i;
             json_t *e;
             json_array_foreach(x, i, e) l[i] = match_ld_own(ld->p, json_string_value(e));
@@ -633,56 +678,6 @@ static void load_values(struct match_loader *ld, const char *what, json_t *param
     r->nvalues = n;
 }
 
-/* The values that identify the platform in the inputs ("platform": {"id": "gb10", "params":
- * {...}}): each a number with its reason, every name known, declared by one file only. */
-static const char *const platform_params[] = {"pool_lo_gib", "pool_hi_gib", NULL};
-
-static void load_platform(struct match_loader *ld, json_t *plat)
-{
-    const char *what = "platform";
-    if (!json_is_object(plat)) {
-        match_ld_problem(ld, what, "must be an object {\"id\": \"gb10\", \"params\": {...}}");
-        return;
-    }
-    static const char *const fields[] = {"id", "params", NULL};
-    match_ld_fields(ld, what, plat, fields);
-    const char *id = match_ld_str(ld, what, plat, "id", 1);
-    if (id && strcmp(id, "gb10"))
-        match_ld_problem(ld, what, "unknown platform \"%s\" (the one platform is \"gb10\")", id);
-    if (ld->p->platform_file) {
-        match_ld_problem(ld, what, "declared twice (already in %s)", ld->p->platform_file);
-        return;
-    }
-    json_t *params = json_object_get(plat, "params");
-    if (!params) {
-        match_ld_problem(ld, what, "missing required field \"params\"");
-        return;
-    }
-    struct match_rule r;
-    memset(&r, 0, sizeof r);
-    load_values(ld, what, params, &r);
-    for (size_t i = 0; i < r.nvalues; i++) {
-        size_t k = 0;
-        while (platform_params[k] && strcmp(platform_params[k], r.values[i].name)) k++;
-        if (!platform_params[k])
-            match_ld_problem(ld, what, "unknown param \"%s\"", r.values[i].name);
-        else if (isnan(r.values[i].num) || r.values[i].num <= 0)
-            match_ld_problem(ld, what, "param \"%s\" must be a positive number", r.values[i].name);
-    }
-    for (size_t k = 0; platform_params[k]; k++) {
-        size_t i = 0;
-        while (i < r.nvalues && strcmp(r.values[i].name, platform_params[k])) i++;
-        if (i == r.nvalues) match_ld_problem(ld, what, "missing param \"%s\"", platform_params[k]);
-    }
-    ld->p->platform = r.values;
-    ld->p->nplatform = r.nvalues;
-    ld->p->platform_file = match_ld_own(ld->p, ld->file);
-    double lo = match_pack_platform_num(ld->p, "pool_lo_gib");
-    double hi = match_pack_platform_num(ld->p, "pool_hi_gib");
-    if (!isnan(lo) && !isnan(hi) && lo >= hi)
-        match_ld_problem(ld, what, "pool_lo_gib (%g) must be below pool_hi_gib (%g)", lo, hi);
-}
-
 /* "outcomes": {"name": {"weight" | "factor" | "cap", "decisive", "note", "says", "text", "mark",
  * "why"}}. */
 static void load_outcomes(struct match_loader *ld, const char *what, json_t *outs,
@@ -692,7 +687,7 @@ static void load_outcomes(struct match_loader *ld, const char *what, json_t *out
         match_ld_problem(ld, what, "missing required field \"outcomes\" (an object)");
         return;
     }
-    struct match_outcome *o = own_block(ld->p, json_object_size(outs), sizeof(*o));
+    struct match_outcome *o = match_ld_block(ld->p, json_object_size(outs), sizeof(*o));
     size_t n = 0;
     const char *key;
     json_t *v;
@@ -748,23 +743,64 @@ static void load_outcomes(struct match_loader *ld, const char *what, json_t *out
     r->noutcomes = n;
 }
 
+/* "decide": {"fact", "command", "why"?, "platform"?: {"fact", "command"}} of a gotcha entry: the
+ * one fact that would decide it when the evidence leaves it open, and the command that shows it
+ * (the reports' "possible" list). "platform" is the fact that places the run where the entry's
+ * scope holds: a gb10-scoped entry must give it, so a run held back only by its unknown platform
+ * is told which fact decides it. */
+static void load_decide(struct match_loader *ld, const char *what, json_t *je,
+                        struct match_entry_priv *e)
+{
+    json_t *d = json_object_get(je, "decide");
+    if (!d) return;
+    char dwhat[200];
+    snprintf(dwhat, sizeof(dwhat), "%s: decide", what);
+    static const char *const dfields[] = {"fact", "command", "why", "platform", NULL};
+    static const char *const pfields[] = {"fact", "command", NULL};
+    if (!json_is_object(d)) {
+        match_ld_problem(ld, dwhat, "must be {\"fact\", \"command\", \"platform\"?, \"why\"?}");
+        return;
+    }
+    match_ld_fields(ld, dwhat, d, dfields);
+    e->pub.decide.fact = match_ld_own(ld->p, match_ld_str(ld, dwhat, d, "fact", 1));
+    e->pub.decide.command = match_ld_own(ld->p, match_ld_str(ld, dwhat, d, "command", 1));
+    e->pub.decide.why = match_ld_own(ld->p, match_ld_str(ld, dwhat, d, "why", 0));
+    json_t *pl = json_object_get(d, "platform");
+    if (pl) {
+        char pwhat[220];
+        snprintf(pwhat, sizeof(pwhat), "%s: platform", dwhat);
+        if (!json_is_object(pl)) {
+            match_ld_problem(ld, pwhat, "must be {\"fact\", \"command\"}");
+        } else {
+            match_ld_fields(ld, pwhat, pl, pfields);
+            e->pub.decide.platform_fact =
+                match_ld_own(ld->p, match_ld_str(ld, pwhat, pl, "fact", 1));
+            e->pub.decide.platform_command =
+                match_ld_own(ld->p, match_ld_str(ld, pwhat, pl, "command", 1));
+        }
+    }
+}
+
 /* The gotcha data model of an entry: scope, ruled_out, tags, explains, rules. An extra pack
  * may add tags, explains and rules to an entry; scope and ruled_out are the base pack's. */
 static void load_model(struct match_loader *ld, const char *what, json_t *je,
                        struct match_entry_priv *e, int fresh)
 {
     int gotcha = e->pub.family == MATCH_FAMILY_GOTCHA;
-    static const char *const gotcha_only[] = {"scope", "ruled_out", "explains", "rules"};
+    static const char *const gotcha_only[] = {"scope", "ruled_out", "explains", "rules", "decide"};
     for (size_t i = 0; i < AZ_ARRAY_LEN(gotcha_only); i++)
         if (!gotcha && json_object_get(je, gotcha_only[i]))
             match_ld_problem(ld, what, "field \"%s\" is for gotcha entries", gotcha_only[i]);
     if (fresh) {
-        e->pub.scope.platform = MATCH_SCOPE_ANY;
+        e->pub.scope.platform = NULL;
         e->pub.scope.factor = 1;
         e->pub.ruled_out = match_ld_own(ld->p, match_ld_str(ld, what, je, "ruled_out", 0));
-    } else if (json_object_get(je, "scope") || json_object_get(je, "ruled_out")) {
+        if (gotcha) load_decide(ld, what, je, e);
+    } else if (json_object_get(je, "scope") || json_object_get(je, "ruled_out") ||
+               json_object_get(je, "decide")) {
         match_ld_problem(ld, what,
-                         "\"scope\" and \"ruled_out\" belong to the entry's first definition");
+                         "\"scope\", \"ruled_out\" and \"decide\" belong to the entry's first "
+                         "definition");
     }
     json_t *scope = json_object_get(je, "scope");
     if (scope && json_is_string(scope) && !strcmp(json_string_value(scope), "any")) {
@@ -775,25 +811,28 @@ static void load_model(struct match_loader *ld, const char *what, json_t *je,
         static const char *const sfields[] = {"platform", "factor", "says", "why", NULL};
         if (!json_is_object(scope)) {
             match_ld_problem(ld, swhat,
-                             "must be \"any\" or {\"platform\": \"gb10\", \"factor\", \"says\", "
-                             "\"why\"}");
+                             "must be \"any\" or {\"platform\": <a declared platform's id>, "
+                             "\"factor\", \"says\", \"why\"}");
         } else {
             match_ld_fields(ld, swhat, scope, sfields);
             const char *pl = match_ld_str(ld, swhat, scope, "platform", 1);
-            if (pl && strcmp(pl, "gb10") && strcmp(pl, "any"))
-                match_ld_problem(ld, swhat, "unknown platform \"%s\" (gb10 or any)", pl);
-            e->pub.scope.platform = pl && !strcmp(pl, "gb10") ? MATCH_SCOPE_GB10 : MATCH_SCOPE_ANY;
+            /* a declared platform's id, checked after every file (link_model) */
+            e->pub.scope.platform = pl && strcmp(pl, "any") ? match_ld_own(ld->p, pl) : NULL;
             double f = get_num(ld, swhat, scope, "factor", 1, 0, 1);
             e->pub.scope.factor = isnan(f) ? 1 : f;
             e->pub.scope.says = match_ld_own(ld->p, match_ld_str(ld, swhat, scope, "says", 1));
             e->pub.scope.why = match_ld_own(ld->p, match_ld_str(ld, swhat, scope, "why", 1));
         }
     }
+    if (fresh && e->pub.scope.platform && e->pub.decide.fact && !e->pub.decide.platform_fact)
+        match_ld_problem(ld, what,
+                         "\"decide\" of an entry scoped to a platform needs \"platform\" (the "
+                         "fact that places the run there)");
     /* tags: appended to the entry's */
     size_t nt;
-    const char **t = load_tags(ld, what, je, &nt);
+    const char **t = match_ld_tags(ld, what, je, "tags", &nt);
     if (nt) {
-        const char **all = own_block(ld->p, e->pub.ntags + nt, sizeof(*all));
+        const char **all = match_ld_block(ld->p, e->pub.ntags + nt, sizeof(*all));
         for (size_t i = 0; i < e->pub.ntags; i++) all[i] = e->pub.tags[i];
         for (size_t i = 0; i < nt; i++) all[e->pub.ntags + i] = t[i];
         e->pub.tags = all;
@@ -803,7 +842,7 @@ static void load_model(struct match_loader *ld, const char *what, json_t *je,
     if (ex && !json_is_array(ex)) match_ld_problem(ld, what, "field \"explains\" must be a list");
     if (ex && json_is_array(ex) && json_array_size(ex)) {
         size_t n0 = e->pub.nexplains, n = n0 + json_array_size(ex);
-        struct match_explains *all = own_block(ld->p, n, sizeof(*all));
+        struct match_explains *all = match_ld_block(ld->p, n, sizeof(*all));
         for (size_t i = 0; i < n0; i++) all[i] = e->pub.explains[i];
         size_t i;
         json_t *x;
@@ -830,7 +869,7 @@ static void load_model(struct match_loader *ld, const char *what, json_t *je,
         match_ld_problem(ld, what, "field \"rules\" must be a list");
     if (rules && json_is_array(rules) && json_array_size(rules)) {
         size_t n0 = e->pub.nrules, n = n0 + json_array_size(rules);
-        const struct match_rule **all = own_block(ld->p, n, sizeof(*all));
+        const struct match_rule **all = match_ld_block(ld->p, n, sizeof(*all));
         for (size_t i = 0; i < n0; i++) all[i] = e->pub.rules[i];
         size_t i;
         json_t *x;
@@ -838,7 +877,7 @@ static void load_model(struct match_loader *ld, const char *what, json_t *je,
         {
             char rwhat[200];
             snprintf(rwhat, sizeof(rwhat), "%s: rule %zu", what, n0 + i + 1);
-            struct match_rule *r = own_block(ld->p, 1, sizeof(*r));
+            struct match_rule *r = match_ld_block(ld->p, 1, sizeof(*r));
             r->entry = &e->pub;
             r->index = n0 + i;
             all[n0 + i] = r;
@@ -852,7 +891,7 @@ static void load_model(struct match_loader *ld, const char *what, json_t *je,
             const char *use = match_ld_str(ld, rwhat, x, "use", 1);
             r->use = match_ld_own(ld->p, use);
             if (use) snprintf(rwhat, sizeof(rwhat), "%s: rule %zu (%s)", what, n0 + i + 1, use);
-            load_values(ld, rwhat, json_object_get(x, "params"), r);
+            match_ld_values(ld, rwhat, json_object_get(x, "params"), r);
             load_outcomes(ld, rwhat, json_object_get(x, "outcomes"), r);
         }
         e->pub.rules = all;
@@ -969,6 +1008,8 @@ static int read_small_file(const char *path, struct az_buf *b)
     return rc;
 }
 
+static void load_preflight(struct match_loader *ld, json_t *pf);
+
 static void load_file(struct match_loader *ld, const char *path)
 {
     json_error_t jerr;
@@ -993,10 +1034,13 @@ static void load_file(struct match_loader *ld, const char *path)
     if (!json_is_object(root)) {
         match_ld_problem(ld, "file", "must be a JSON object {\"entries\": [...]}");
     } else {
-        static const char *const top_fields[] = {"entries", "catalogues", "platform", NULL};
+        static const char *const top_fields[] = {"entries", "catalogues", "platforms", "preflight",
+                                                 NULL};
         match_ld_fields(ld, "file", root, top_fields);
-        json_t *plat = json_object_get(root, "platform");
-        if (plat) load_platform(ld, plat);
+        json_t *pf = json_object_get(root, "preflight");
+        if (pf) load_preflight(ld, pf);
+        json_t *plat = json_object_get(root, "platforms");
+        if (plat) match_platforms_load(ld, plat);
         json_t *cats = json_object_get(root, "catalogues");
         if (cats) match_catalogues_load(ld, cats);
         json_t *entries = json_object_get(root, "entries");
@@ -1009,6 +1053,45 @@ static void load_file(struct match_loader *ld, const char *path)
         }
     }
     json_decref(root);
+}
+
+/* "preflight": {"G1": {...}, ...}: each an object, one per entry id in the whole pack; kept as
+ * text for the live runner, the ids checked against the entries after every file. */
+static void load_preflight(struct match_loader *ld, json_t *pf)
+{
+    if (!json_is_object(pf)) {
+        match_ld_problem(ld, "preflight", "must be an object {\"<entry id>\": {...}}");
+        return;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach(pf, key, v)
+    {
+        if (!json_is_object(v)) {
+            match_ld_problem(ld, "preflight", "\"%s\" must be an object", key);
+            continue;
+        }
+        struct match_pack *p = ld->p;
+        if (match_pack_preflight(p, key)) {
+            match_ld_problem(ld, "preflight", "\"%s\" declared twice", key);
+            continue;
+        }
+        az_grow((void **)&p->pf_ids, &p->cap_pf, p->npf + 1, sizeof *p->pf_ids);
+        p->pf_json = az_xrealloc(p->pf_json, p->cap_pf * sizeof *p->pf_json);
+        p->pf_files = az_xrealloc(p->pf_files, p->cap_pf * sizeof *p->pf_files);
+        p->pf_ids[p->npf] = az_xstrdup(key);
+        p->pf_json[p->npf] = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        if (!p->pf_json[p->npf]) az_xmalloc((size_t)-1);
+        p->pf_files[p->npf] = match_ld_own(p, ld->file);
+        p->npf++;
+    }
+}
+
+const char *match_pack_preflight(const struct match_pack *p, const char *id)
+{
+    for (size_t i = 0; p && id && i < p->npf; i++)
+        if (!strcmp(p->pf_ids[i], id)) return p->pf_json[i];
+    return NULL;
 }
 
 static int str_cmp(const void *a, const void *b)
@@ -1090,8 +1173,33 @@ static void order_pack(struct match_pack *p)
     assert(k == p->nsigs);
 }
 
+/* "cascade_of" (docs/patterns.md, "Roles"): a root line's own field, naming tags that some
+ * signature of the pack carries (after every file, so the fault may be defined anywhere). */
+static void check_cascade_of(struct match_loader *ld, const struct match_sig *s)
+{
+    if (!s->ncascade_of) return;
+    ld->file = s->entry->source;
+    if (s->role != MATCH_ROLE_ROOT)
+        match_ld_problem(ld, s->id, "\"cascade_of\" needs role root (it makes a root a cascade)");
+    for (size_t k = 0; k < s->ncascade_of; k++)
+        if (!match_pack_has_tag(ld->p, s->cascade_of[k]))
+            match_ld_problem(ld, s->id, "cascade_of \"%s\": no signature carries this tag",
+                             s->cascade_of[k]);
+}
+
 /* After every file: each signature gets its entry's tags after its own, and every "explains"
  * names an existing gotcha (reported with the entry's file). */
+/* "gb10, acme-box": the declared ids, for a message (static; "none declared" when none). */
+static const char *platform_ids(const struct match_pack *p)
+{
+    static char buf[256];
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < p->nplatforms && n < sizeof buf; i++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? ", " : "", p->platforms[i]->id);
+    return p->nplatforms ? buf : "none declared";
+}
+
 static void link_model(struct match_loader *ld)
 {
     struct match_pack *p = ld->p;
@@ -1099,15 +1207,33 @@ static void link_model(struct match_loader *ld)
         struct match_sig_priv *s = p->sigs[i];
         const struct match_entry *e = s->pub.entry;
         size_t n = s->nown_tags + e->ntags;
-        const char **all = own_block(p, n, sizeof(*all));
+        const char **all = match_ld_block(p, n, sizeof(*all));
         for (size_t k = 0; k < s->nown_tags; k++) all[k] = s->own_tags[k];
         for (size_t k = 0; k < e->ntags; k++) all[s->nown_tags + k] = e->tags[k];
         s->pub.tags = all;
         s->pub.ntags = n;
     }
+    for (size_t i = 0; i < p->nsigs; i++) check_cascade_of(ld, &p->sigs[i]->pub);
+    /* a preflight check is some entry's */
+    for (size_t i = 0; i < p->npf; i++) {
+        ld->file = p->pf_files[i];
+        if (!find_entry(p, p->pf_ids[i]))
+            match_ld_problem(ld, "preflight", "\"%s\": no such entry", p->pf_ids[i]);
+    }
+    /* the platforms "decisive_on" and "scope" name: declared by some file of the pack */
+    for (size_t i = 0; i < p->nsigs; i++) {
+        const struct match_sig *s = &p->sigs[i]->pub;
+        ld->file = s->entry->source;
+        if (s->decisive_on && !match_pack_find_platform(p, s->decisive_on))
+            match_ld_problem(ld, s->id, "unknown platform \"%s\" in \"decisive_on\" (%s)",
+                             s->decisive_on, platform_ids(p));
+    }
     for (size_t i = 0; i < p->nentries; i++) {
         struct match_entry *e = &p->entries[i]->pub;
         ld->file = e->source;
+        if (e->scope.platform && !match_pack_find_platform(p, e->scope.platform))
+            match_ld_problem(ld, e->id, "scope: unknown platform \"%s\" (%s or any)",
+                             e->scope.platform, platform_ids(p));
         for (size_t k = 0; k < e->nexplains; k++) {
             struct match_explains *x = (struct match_explains *)(uintptr_t)&e->explains[k];
             const struct match_entry_priv *t = x->id ? find_entry(p, x->id) : NULL;
@@ -1162,6 +1288,14 @@ void match_pack_free(struct match_pack *p)
         free(p->entries[i]);
     }
     free_str_list(p->strings, p->nstrings);
+    match_platforms_free(p);
+    for (size_t i = 0; i < p->npf; i++) {
+        free(p->pf_ids[i]);
+        free(p->pf_json[i]);
+    }
+    free(p->pf_ids);
+    free(p->pf_json);
+    free(p->pf_files);
     for (size_t i = 0; i < p->nblocks; i++) free(p->blocks[i]);
     free(p->blocks);
     free(p->sigs);
@@ -1219,13 +1353,6 @@ int match_pack_has_tag(const struct match_pack *p, const char *tag)
     for (size_t i = 0; i < p->nsigs; i++)
         if (match_sig_has_tag(&p->sigs[i]->pub, tag)) return 1;
     return 0;
-}
-
-double match_pack_platform_num(const struct match_pack *p, const char *name)
-{
-    for (size_t i = 0; p && i < p->nplatform; i++)
-        if (!strcmp(p->platform[i].name, name)) return p->platform[i].num;
-    return NAN;
 }
 
 const struct match_value *match_rule_value(const struct match_rule *r, const char *name)

@@ -25,6 +25,9 @@ struct match_sig_priv {
     int jit;              /* 1 when pcre2_jit_compile() succeeded */
     char **literals;      /* owned, lowercased, each >= MATCH_MIN_LITERAL bytes */
     size_t nliterals;
+    char **gate; /* owned: match_derive_gate()'s strings; the searcher finds them too */
+    size_t ngate;
+    uint32_t *gate_lits;           /* owned: their literal indices in the pack's searcher */
     char **ex_match, **ex_nomatch; /* owned example lines */
     size_t nex_match, nex_nomatch;
     struct match_fact_def *facts; /* owned, by group number; pub.facts points here */
@@ -56,6 +59,8 @@ struct match_catalogue_priv {
     struct match_code *codes;   /* owned, sorted by code (pub.codes points here) */
     const struct match_sig **sig_fatal, **sig_nonfatal; /* per row; NULL where not made */
     int reads_severity;                                 /* some shape captures (?<severity>...) */
+    const char **sev_tags[2]; /* "severity_tags": [0] nonfatal, [1] fatal (pack blocks) */
+    size_t nsev_tags[2];
 };
 
 struct match_entry_priv {
@@ -71,14 +76,17 @@ struct match_lit {
     uint32_t len;
     uint32_t first_sig; /* index into match_searcher.lit_sigs */
     uint32_t nsigs;
+    uint32_t key_off; /* where its 4-byte key starts in s (the rarest window; 0 for 3 bytes) */
 };
 
 /*
  * The searcher: every position of a record is a candidate start; its next 4 bytes, case-folded
- * with | 0x20 and hashed, index a bitmap of the literals' first 4 bytes (a 3-byte literal enters
- * once per possible 4th byte). The positions are independent, so the loop runs at the CPU's
- * throughput instead of a dependent skip chain's latency, and short literals cost nothing extra.
- * A set bit is verified against the keys of that hash (a bucket of the sorted keys).
+ * with | 0x20 and hashed, index a bitmap of one 4-byte window of each literal, the window of the
+ * rarest bytes (key_off: "ughp" of "avg generation throughput", not "avg ", which every vLLM
+ * "Avg prompt throughput" line has); a 3-byte literal enters once per possible 4th byte. The
+ * positions are independent, so the loop runs at the CPU's throughput instead of a dependent skip
+ * chain's latency, and short literals cost nothing extra. A set bit is verified against the keys of
+ * that hash (a bucket of the sorted keys).
  */
 struct match_key {
     uint32_t hash;
@@ -119,11 +127,11 @@ struct match_pack {
     size_t nblocks, cap_blocks;
     pcre2_match_context *mctx; /* the limits; copied by each scanner */
     struct match_searcher search;
-    /* the platform's identifying values ("platform" of a pack file: GB10's pool band), owned in
-     * blocks; NULL when no file declares them */
-    const struct match_value *platform;
-    size_t nplatform;
-    const char *platform_file; /* the file that declared them (owned), for a second's error */
+    struct match_platform **platforms; /* "platforms" of every file, in load order */
+    char **pf_ids, **pf_json;          /* "preflight": entry id -> its check (JSON text, owned) */
+    const char **pf_files;
+    size_t npf, cap_pf;
+    size_t nplatforms, cap_platforms;
 };
 
 static inline const struct match_sig_priv *match_sig_priv_of(const struct match_sig *s)
@@ -138,6 +146,18 @@ static inline const struct match_sig_priv *match_sig_priv_of(const struct match_
  * 0 when none of MATCH_MIN_LITERAL bytes can be derived.
  */
 size_t match_derive_literals(const char *regex, char **out, size_t maxout);
+
+/* Most strings in a gate: a larger covering set would cost the searcher more than it saves. */
+#define MATCH_GATE_MAX 16
+
+/**
+ * match_derive_gate() : a covering set of the regex that the declared literals do not imply:
+ * strings (lowercased, each >= MATCH_MIN_LITERAL bytes) one of which every match contains. The
+ * scan skips the regex of a record holding none (match_literal.c says how it is chosen).
+ * @return how many were stored in out (at most MATCH_GATE_MAX, each caller-freed), 0 for none.
+ */
+size_t match_derive_gate(const char *regex, const char *const *declared, size_t ndeclared,
+                         char **out);
 
 /* ---- loading (match_load.c; match_catalog.c shares its helpers) ---- */
 
@@ -162,6 +182,18 @@ void match_ld_fields(struct match_loader *ld, const char *what, struct json_t *o
 /* The string field key of obj; NULL (reported when required) when absent or not a string. */
 const char *match_ld_str(struct match_loader *ld, const char *what, struct json_t *obj,
                          const char *key, int required);
+/* The tag list obj[key] ("tags", "cascade_of"), each checked (lowercase letters, digits, '-'),
+ * copied into the pack's blocks; *n its length; NULL when absent. */
+const char **match_ld_tags(struct match_loader *ld, const char *what, struct json_t *obj,
+                           const char *key, size_t *n);
+/* An array of n zeroed elements owned by the pack (NULL when n is 0). */
+void *match_ld_block(struct match_pack *p, size_t n, size_t size);
+/* The list of strings obj[key]; NULL (reported when required, or empty and nonempty) otherwise. */
+struct json_t *match_ld_str_list(struct match_loader *ld, const char *what, struct json_t *obj,
+                                 const char *key, int required, int nonempty);
+/* Named values with their reasons ({"name": {"value": ..., "why": "..."}}) into r->values. */
+void match_ld_values(struct match_loader *ld, const char *what, struct json_t *params,
+                     struct match_rule *r);
 /* "decisive" ... "context" -> enum match_strength; -1 when unknown. */
 int match_ld_strength(const char *name);
 
@@ -172,6 +204,10 @@ void match_catalogues_load(struct match_loader *ld, struct json_t *list);
 void match_catalogues_build(struct match_loader *ld);
 void match_catalogues_free(struct match_pack *p);
 
+/* A file's "platforms" list (match_platform.c): each platform checked and kept in the pack. */
+void match_platforms_load(struct match_loader *ld, struct json_t *list);
+void match_platforms_free(struct match_pack *p);
+
 /* Build p->search from every signature's literals. */
 void match_searcher_build(struct match_pack *p);
 void match_searcher_free(struct match_searcher *w);
@@ -181,9 +217,12 @@ typedef void (*match_lit_fn)(void *ctx, const struct match_lit *lit);
 void match_searcher_run(const struct match_searcher *w, const uint8_t *p, size_t len,
                         match_lit_fn fn, void *ctx);
 /* The same, reporting each literal once per record: stamp has w->nlits entries (the caller's,
- * never shared between threads), gen differs from every value it held for earlier records. */
+ * never shared between threads), gen differs from every value it held for earlier records.
+ * ps (may be NULL) gets the run's probe hits added, counted off the hot loop (only where a
+ * probe's bit is set). */
 void match_searcher_run_once(const struct match_searcher *w, const uint8_t *p, size_t len,
-                             uint32_t *stamp, uint32_t gen, match_lit_fn fn, void *ctx);
+                             uint32_t *stamp, uint32_t gen, struct match_probe_stats *ps,
+                             match_lit_fn fn, void *ctx);
 
 /* The signature a line-shape hit with these facts stands for: its code's (by the line's
  * severity word when it has one), or the shape itself for a code not in the catalogue. NULL for

@@ -28,6 +28,7 @@ struct match_scanner {
     uint32_t kind_mask;       /* kinds bit of the current record */
     uint64_t *limit_hits;     /* per signature */
     struct match_fact *facts; /* scratch for one hit */
+    struct match_probe_stats ps;
 };
 
 /* ---- facts ---- */
@@ -233,8 +234,10 @@ static void collect_candidates(struct match_scanner *s, enum tok_kind kind, cons
         s->gen = 1;
     }
     s->kind_mask = 1u << kind;
-    match_searcher_run_once(&pk->search, (const uint8_t *)p, len, s->lit_stamp, s->gen,
+    uint64_t lits0 = s->ps.lit_hits;
+    match_searcher_run_once(&pk->search, (const uint8_t *)p, len, s->lit_stamp, s->gen, &s->ps,
                             mark_literal, s);
+    s->ps.lit_records += (uint64_t)(s->ps.lit_hits != lits0);
     /* pack order: few candidates, insertion sort */
     for (size_t i = 1; i < s->ncand; i++) {
         uint32_t v = s->cand[i];
@@ -242,6 +245,17 @@ static void collect_candidates(struct match_scanner *s, enum tok_kind kind, cons
         for (; j > 0 && s->cand[j - 1] > v; j--) s->cand[j] = s->cand[j - 1];
         s->cand[j] = v;
     }
+}
+
+/* 0 when signature k has a gate and the current record holds none of its strings: its regex
+ * cannot match (match_derive_gate()), so it is not run. The searcher stamped every literal the
+ * record holds, gate strings included. */
+static int gate_open(const struct match_scanner *s, uint32_t k)
+{
+    const struct match_sig_priv *sig = s->p->sigs[k];
+    for (size_t g = 0; g < sig->ngate; g++)
+        if (s->lit_stamp[sig->gate_lits[g]] == s->gen) return 1;
+    return sig->ngate == 0;
 }
 
 /* 1 when sampling skips signature k's regex on this candidate (counted either way). */
@@ -288,8 +302,10 @@ size_t match_scanner_scan_sampled(struct match_scanner *s, enum tok_kind kind, c
     size_t nhit = 0;
     for (size_t i = 0; i < s->ncand; i++) {
         uint32_t k = s->cand[i];
-        if (sampled_out(smp, k)) continue;
+        if (sampled_out(smp, k) || !gate_open(s, k)) continue;
         int rc = run_regex(s->p->sigs[k], p, len, s->md, s->mctx);
+        s->ps.regex_runs++;
+        s->ps.regex_hits += (uint64_t)(rc >= 0);
         nhit += (size_t)deliver(s, k, rc, pcre2_get_ovector_pointer(s->md), p, fn, ctx);
     }
     return nhit;
@@ -349,9 +365,15 @@ void match_scanner_prepare(struct match_scanner *s, enum tok_kind kind, const ch
         c->sig = k;
         c->rc = RC_DEFERRED;
         c->ov = 0;
+        if (!gate_open(s, k)) { /* known now: replay needs the searcher's stamps for it */
+            c->rc = PCRE2_ERROR_NOMATCH;
+            continue;
+        }
         const struct match_entry *e = sig->pub.entry;
         if (e && e->family == MATCH_FAMILY_SERIES) continue;
         c->rc = run_regex(sig, p, len, s->md, s->mctx);
+        s->ps.regex_runs++;
+        s->ps.regex_hits += (uint64_t)(c->rc >= 0);
         if (c->rc <= 0) continue;
         size_t n = 2 * (size_t)c->rc;
         az_grow((void **)&b->ov, &b->cap_ov, b->nov + n, sizeof(*b->ov));
@@ -375,6 +397,8 @@ size_t match_scanner_replay(struct match_scanner *s, const struct match_batch *b
         const PCRE2_SIZE *ov = NULL; /* b->ov is NULL until a prepared regex matched */
         if (rc == RC_DEFERRED) {
             rc = run_regex(s->p->sigs[c->sig], p, len, s->md, s->mctx);
+            s->ps.regex_runs++;
+            s->ps.regex_hits += (uint64_t)(rc >= 0);
             ov = pcre2_get_ovector_pointer(s->md);
         } else if (rc > 0) {
             ov = b->ov + c->ov;
@@ -382,6 +406,18 @@ size_t match_scanner_replay(struct match_scanner *s, const struct match_batch *b
         nhit += (size_t)deliver(s, c->sig, rc, ov, p, fn, ctx);
     }
     return nhit;
+}
+
+void match_scanner_probe_stats(const struct match_scanner *s, struct match_probe_stats *out)
+{
+    out->records += s->ps.records;
+    out->bytes += s->ps.bytes;
+    out->probe_hits += s->ps.probe_hits;
+    out->false_probes += s->ps.false_probes;
+    out->lit_hits += s->ps.lit_hits;
+    out->lit_records += s->ps.lit_records;
+    out->regex_runs += s->ps.regex_runs;
+    out->regex_hits += s->ps.regex_hits;
 }
 
 size_t match_scanner_limit_hits(const struct match_scanner *s, struct az_buf *err)

@@ -98,13 +98,159 @@ static void add_key(struct match_searcher *w, size_t *cap, const uint8_t *four, 
     w->nkeys++;
 }
 
-static void build_keys(struct match_searcher *w)
+/*
+ * How common a string is in log text, estimated from the pack's example lines (every
+ * signature's match and no_match lines: real lines of many emitters): a table of how often each
+ * 3-byte window (case-folded, hashed) occurs in them. A string occurs at most as often as its
+ * rarest window. Only the searcher's speed depends on it: which window keys a literal, and which
+ * gates are kept.
+ */
+#define TRIGRAM_BITS 16
+
+static uint32_t trigram_hash(const char *q)
+{
+    uint32_t v = (uint32_t)match_lower[(uint8_t)q[0]] | (uint32_t)match_lower[(uint8_t)q[1]] << 8 |
+                 (uint32_t)match_lower[(uint8_t)q[2]] << 16;
+    return (uint32_t)(((uint64_t)v * KEY_MULT) >> (64 - TRIGRAM_BITS));
+}
+
+static void count_trigrams(uint16_t *counts, char *const *lines, size_t n)
+{
+    for (size_t e = 0; e < n; e++)
+        for (const char *q = lines[e]; q[0] && q[1] && q[2]; q++) {
+            uint16_t *c = &counts[trigram_hash(q)];
+            if (*c < UINT16_MAX) (*c)++;
+        }
+}
+
+/* The table of p's example lines (caller-freed), and how many lines it counted. */
+static uint16_t *example_trigrams(const struct match_pack *p, size_t *nlines)
+{
+    uint16_t *counts = az_xcalloc((size_t)1 << TRIGRAM_BITS, sizeof *counts);
+    *nlines = 0;
+    for (size_t i = 0; i < p->nsigs; i++) {
+        const struct match_sig_priv *sg = p->sigs[i];
+        count_trigrams(counts, sg->ex_match, sg->nex_match);
+        count_trigrams(counts, sg->ex_nomatch, sg->nex_nomatch);
+        *nlines += sg->nex_match + sg->nex_nomatch;
+    }
+    return counts;
+}
+
+/* How often the n >= 3 bytes at q occur at most, by the table. */
+static size_t trigram_bound(const uint16_t *counts, const char *q, size_t n)
+{
+    size_t least = SIZE_MAX;
+    for (size_t o = 0; o + 3 <= n; o++) least = AZ_MIN(least, (size_t)counts[trigram_hash(q + o)]);
+    return least;
+}
+
+/*
+ * How often a (lowercased) byte is met in log text, in rough classes: the higher, the more
+ * probe hits a key holding it draws. Spaces, digits and the common English letters and
+ * separators fill a training log; rare letters do not. Only the choice of a literal's key window
+ * depends on it, never what is found.
+ */
+static unsigned byte_commonness(uint8_t c)
+{
+    if (c == ' ') return 10;
+    if (c >= '0' && c <= '9') return 8;
+    if (c >= 'a' && c <= 'z') {
+        static const char common[] = "etaoinsr", middle[] = "lcdumhp";
+        if (strchr(common, c)) return 6;
+        if (strchr(middle, c)) return 4;
+        return 2; /* g f y w b v k x j q z */
+    }
+    if (strchr(".:/-_,='\"()[]", c)) return 5;
+    return 1;
+}
+
+/* A 4-byte window of a literal, for counting how many literals hold it. */
+struct window_ref {
+    uint32_t bytes; /* the window as fold_load() reads it */
+    uint32_t lit;
+};
+
+static int window_cmp(const void *a, const void *b)
+{
+    const struct window_ref *x = a, *y = b;
+    if (x->bytes != y->bytes) return x->bytes < y->bytes ? -1 : 1;
+    return x->lit < y->lit ? -1 : x->lit > y->lit;
+}
+
+/* How many literals hold window v (wins sorted, distinct per literal). */
+static uint32_t window_count(const struct window_ref *wins, size_t n, uint32_t v)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (wins[mid].bytes < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t k = lo;
+    while (k < n && wins[k].bytes == v) k++;
+    return (uint32_t)(k - lo);
+}
+
+/* Penalty per other literal that holds a window: a 4-gram that many of the pack's literals
+ * share ("nccl", "info", "loss", "thro") is a word the logs are full of, and each probe hit on
+ * it verifies every literal of its bucket. Worth a little more than one common byte. */
+#define WINDOW_SHARED_COST 8u
+/* Penalty per time the example lines hold the window (trigram_bound()), above the byte classes:
+ * "usage:" is in every vLLM metrics line, "Running:" and "Pending:" too, so "token usage:" and
+ * "running: 1 reqs" are better keyed elsewhere than by "age:" and "ing:" (on the bench log: false
+ * probe hits 1.11 M -> 0.62 M per 64 MB; 4 gave 0.86 M, 64 the same as 16). */
+#define WINDOW_EXAMPLE_COST 16u
+
+/*
+ * Each literal's key window: the 4 bytes of the least common bytes that the fewest other
+ * literals share (the first of equals). Only the searcher's speed depends on the choice: every
+ * window of a literal is inside each of its occurrences.
+ */
+static void choose_windows(struct match_searcher *w, const uint16_t *tri)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->nlits; i++)
+        if (w->lits[i].len >= 4) n += w->lits[i].len - 3;
+    struct window_ref *wins = az_xcalloc(n ? n : 1, sizeof *wins);
+    size_t k = 0;
+    for (size_t i = 0; i < w->nlits; i++)
+        for (uint32_t o = 0; o + 4 <= w->lits[i].len; o++)
+            wins[k++] = (struct window_ref){fold_load(w->lits[i].s + o), (uint32_t)i};
+    qsort(wins, n, sizeof *wins, window_cmp);
+    size_t d = 0; /* one entry per (window, literal) */
+    for (size_t i = 0; i < n; i++)
+        if (!d || wins[i].bytes != wins[d - 1].bytes || wins[i].lit != wins[d - 1].lit)
+            wins[d++] = wins[i];
+    for (size_t i = 0; i < w->nlits; i++) {
+        struct match_lit *l = &w->lits[i];
+        l->key_off = 0;
+        unsigned best_score = ~0u;
+        for (uint32_t o = 0; o + 4 <= l->len; o++) {
+            unsigned score = 0;
+            for (uint32_t b = 0; b < 4; b++) score += byte_commonness(l->s[o + b]);
+            score += WINDOW_SHARED_COST * (window_count(wins, d, fold_load(l->s + o)) - 1);
+            score += WINDOW_EXAMPLE_COST *
+                     (unsigned)AZ_MIN(trigram_bound(tri, (const char *)l->s + o, 4), (size_t)1000);
+            if (score < best_score) {
+                best_score = score;
+                l->key_off = o;
+            }
+        }
+    }
+    free(wins);
+}
+
+static void build_keys(struct match_searcher *w, const uint16_t *tri)
 {
     size_t cap = 0;
+    choose_windows(w, tri);
     for (size_t i = 0; i < w->nlits; i++) {
         const struct match_lit *l = &w->lits[i];
         if (l->len >= 4) {
-            add_key(w, &cap, l->s, (uint32_t)i);
+            add_key(w, &cap, l->s + l->key_off, (uint32_t)i);
             continue;
         }
         w->lits3 = az_xrealloc(w->lits3, (w->nlits3 + 1) * sizeof(*w->lits3));
@@ -117,9 +263,10 @@ static void build_keys(struct match_searcher *w)
             add_key(w, &cap, four, (uint32_t)i);
         }
     }
-    /* >= 64 bits per key keeps false probes under ~1.5%; at most 2^20 bits (128 KiB) */
+    /* >= 512 bits per key: a random position aliases a key 1 time in 512 or less (64 gave
+     * twice the false probe hits on the bench log); at most 2^20 bits (128 KiB) */
     unsigned bits = 16;
-    while (bits < 20 && ((size_t)1 << bits) < w->nkeys * 64) bits++;
+    while (bits < 20 && ((size_t)1 << bits) < w->nkeys * 512) bits++;
     w->bits = bits;
     w->bitmap = az_xcalloc(((size_t)1 << bits) / 64, sizeof(uint64_t));
     for (size_t k = 0; k < w->nkeys; k++) {
@@ -142,23 +289,79 @@ static void build_keys(struct match_searcher *w)
     w->bucket[d] = (uint32_t)w->nkeys; /* d == total: one bucket per set bit */
 }
 
+/*
+ * Gates worth their cost. Each gate string is one more literal for the searcher to find, and a
+ * string as common as "inf" (every INFO line) or "ing" costs a verify on most records of a log,
+ * more than the regexes it saves: a gate with a string that the example lines hold more than
+ * once per GATE_COMMON_DIV lines is dropped (a dropped gate runs the regex, as without gates).
+ */
+#define GATE_COMMON_DIV 64
+#define GATE_COMMON_MIN 8 /* a small pack: a string in a few of its lines is not common yet */
+
+static void drop_common_gates(struct match_pack *p, const uint16_t *counts, size_t nlines)
+{
+    size_t common = AZ_MAX(nlines / GATE_COMMON_DIV, (size_t)GATE_COMMON_MIN);
+    for (size_t i = 0; i < p->nsigs; i++) {
+        struct match_sig_priv *sg = p->sigs[i];
+        int drop = 0;
+        for (size_t g = 0; g < sg->ngate && !drop; g++)
+            drop = trigram_bound(counts, sg->gate[g], strlen(sg->gate[g])) > common;
+        if (!drop) continue;
+        for (size_t g = 0; g < sg->ngate; g++) free(sg->gate[g]);
+        free(sg->gate);
+        sg->gate = NULL;
+        sg->ngate = 0;
+    }
+}
+
+/* The first signature pair of a gate string: it marks no signature. */
+#define GATE_ONLY UINT32_MAX
+
+/* Signature s's gate strings as indices of the searcher's literals (sorted by lit_cmp's bytes). */
+static void resolve_gate(const struct match_searcher *w, struct match_sig_priv *s)
+{
+    if (!s->ngate) return;
+    s->gate_lits = az_xcalloc(s->ngate, sizeof *s->gate_lits);
+    for (size_t g = 0; g < s->ngate; g++) {
+        /* first_sig 0: no literal with the same bytes sorts below the key */
+        struct match_lit key = {.s = (const uint8_t *)s->gate[g],
+                                .len = (uint32_t)strlen(s->gate[g])};
+        size_t lo = 0, hi = w->nlits;
+        while (lo < hi) { /* the first literal not below key (the order the searcher sorted) */
+            size_t mid = lo + (hi - lo) / 2;
+            if (lit_cmp(&w->lits[mid], &key) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        s->gate_lits[g] = (uint32_t)lo; /* there: every gate string was added as a pair */
+    }
+}
+
 void match_searcher_build(struct match_pack *p)
 {
     struct match_searcher *w = &p->search;
     memset(w, 0, sizeof(*w));
+    size_t nlines;
+    uint16_t *tri = example_trigrams(p, &nlines);
+    drop_common_gates(p, tri, nlines);
     /* One (literal, signature) pair per literal first, then merge equal literals. */
     size_t npairs = 0;
-    for (size_t i = 0; i < p->nsigs; i++) npairs += p->sigs[i]->nliterals;
+    for (size_t i = 0; i < p->nsigs; i++) npairs += p->sigs[i]->nliterals + p->sigs[i]->ngate;
     if (npairs == 0) return;
     struct match_lit *pairs = az_xcalloc(npairs, sizeof(*pairs));
     size_t k = 0;
-    for (size_t i = 0; i < p->nsigs; i++)
-        for (size_t j = 0; j < p->sigs[i]->nliterals; j++) {
-            pairs[k].s = (const uint8_t *)p->sigs[i]->literals[j];
-            pairs[k].len = (uint32_t)strlen(p->sigs[i]->literals[j]);
-            pairs[k].first_sig = (uint32_t)i; /* the signature, until merged */
+    for (size_t i = 0; i < p->nsigs; i++) {
+        const struct match_sig_priv *sg = p->sigs[i];
+        for (size_t j = 0; j < sg->nliterals + sg->ngate; j++) {
+            const char *ls = j < sg->nliterals ? sg->literals[j] : sg->gate[j - sg->nliterals];
+            pairs[k].s = (const uint8_t *)ls;
+            pairs[k].len = (uint32_t)strlen(ls);
+            /* the signature, until merged; a gate string marks none (GATE_ONLY sorts last) */
+            pairs[k].first_sig = j < sg->nliterals ? (uint32_t)i : GATE_ONLY;
             k++;
         }
+    }
     qsort(pairs, npairs, sizeof(*pairs), lit_cmp);
     w->lits = az_xcalloc(npairs, sizeof(*w->lits));
     w->lit_sigs = az_xcalloc(npairs, sizeof(*w->lit_sigs));
@@ -174,6 +377,7 @@ void match_searcher_build(struct match_pack *p)
             w->nlits++;
         }
         struct match_lit *l = &w->lits[w->nlits - 1];
+        if (pairs[i].first_sig == GATE_ONLY) continue;
         /* a signature listing the same literal twice needs it once */
         if (l->nsigs == 0 || w->lit_sigs[nsig_refs - 1] != pairs[i].first_sig) {
             w->lit_sigs[nsig_refs++] = pairs[i].first_sig;
@@ -188,7 +392,9 @@ void match_searcher_build(struct match_pack *p)
             l->fold[b] = (uint8_t)(l->s[b] >= 'a' && l->s[b] <= 'z' ? 0x20 : 0);
     }
 
-    build_keys(w);
+    build_keys(w, tri);
+    free(tri);
+    for (size_t i = 0; i < p->nsigs; i++) resolve_gate(w, p->sigs[i]);
 }
 
 void match_searcher_free(struct match_searcher *w)
@@ -231,21 +437,33 @@ struct run_ctx {
     void *ctx;
     uint32_t *stamp; /* per literal, or NULL: report every occurrence */
     uint32_t gen;
+    struct match_probe_stats *ps; /* or NULL */
 };
 
-/* A probe hit at p[0..room) with hash h: report the literals of that hash that really occur. */
-static void verify(const struct match_searcher *w, uint32_t h, const uint8_t *p, size_t room,
-                   const struct run_ctx *rc)
+/* A probe hit at p[pos] of p[0..len) with hash h: report the literals of that hash that really
+ * occur, each starting key_off bytes before pos. */
+static void verify(const struct match_searcher *w, uint32_t h, const uint8_t *p, size_t pos,
+                   size_t len, const struct run_ctx *rc)
 {
     uint32_t word = h >> 6;
     uint32_t d = w->rank[word] + popcount64(w->bitmap[word] & (((uint64_t)1 << (h & 63)) - 1));
+    int found = 0;
     for (uint32_t k = w->bucket[d]; k < w->bucket[d + 1]; k++) {
         uint32_t li = w->keys[k].lit;
-        if (rc->stamp && rc->stamp[li] == rc->gen) continue; /* already reported */
+        if (rc->stamp && rc->stamp[li] == rc->gen) { /* already reported */
+            found = 1;
+            continue;
+        }
         const struct match_lit *l = &w->lits[li];
-        if (!lit_at(l, p, room)) continue;
+        if (pos < l->key_off || !lit_at(l, p + pos - l->key_off, len - pos + l->key_off)) continue;
+        found = 1;
         if (rc->stamp) rc->stamp[li] = rc->gen;
+        if (rc->ps) rc->ps->lit_hits++;
         rc->fn(rc->ctx, l);
+    }
+    if (rc->ps) {
+        rc->ps->probe_hits++;
+        rc->ps->false_probes += (uint64_t)!found;
     }
 }
 
@@ -275,12 +493,12 @@ static void run(const struct match_searcher *w, const uint8_t *p, size_t len,
             if (AZ_LIKELY(!any)) continue;
             for (size_t k = 0; k < 4; k++) {
                 uint32_t h = probe_hash(w, p + pos + k);
-                if (probe_bit(w, h)) verify(w, h, p + pos + k, len - pos - k, rc);
+                if (probe_bit(w, h)) verify(w, h, p, pos + k, len, rc);
             }
         }
         for (; pos < end; pos++) {
             uint32_t h = probe_hash(w, p + pos);
-            if (probe_bit(w, h)) verify(w, h, p + pos, len - pos, rc);
+            if (probe_bit(w, h)) verify(w, h, p, pos, len, rc);
         }
     }
     /* a 3-byte literal ending the record has no 4th byte to probe with */
@@ -293,6 +511,7 @@ static void run(const struct match_searcher *w, const uint8_t *p, size_t len,
         const struct match_lit *l = &w->lits[li];
         if (!lit_at(l, p + len - 3, 3)) continue;
         if (rc->stamp) rc->stamp[li] = rc->gen;
+        if (rc->ps) rc->ps->lit_hits++;
         rc->fn(rc->ctx, l);
     }
 }
@@ -300,13 +519,18 @@ static void run(const struct match_searcher *w, const uint8_t *p, size_t len,
 void match_searcher_run(const struct match_searcher *w, const uint8_t *p, size_t len,
                         match_lit_fn fn, void *ctx)
 {
-    struct run_ctx rc = {fn, ctx, NULL, 0};
+    struct run_ctx rc = {fn, ctx, NULL, 0, NULL};
     run(w, p, len, &rc);
 }
 
 void match_searcher_run_once(const struct match_searcher *w, const uint8_t *p, size_t len,
-                             uint32_t *stamp, uint32_t gen, match_lit_fn fn, void *ctx)
+                             uint32_t *stamp, uint32_t gen, struct match_probe_stats *ps,
+                             match_lit_fn fn, void *ctx)
 {
-    struct run_ctx rc = {fn, ctx, stamp, gen};
+    struct run_ctx rc = {fn, ctx, stamp, gen, ps};
+    if (ps) {
+        ps->records++;
+        ps->bytes += len;
+    }
     run(w, p, len, &rc);
 }

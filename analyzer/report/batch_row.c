@@ -18,6 +18,7 @@ static void row_init(struct report_batch_row *row, const char *run)
 {
     memset(row, 0, sizeof *row);
     row->run = dup_or_empty(run);
+    row->outcome = dup_or_empty("");
     row->verdict = dup_or_empty("");
     row->first_error = dup_or_empty("");
     row->first_error_at = dup_or_empty("");
@@ -30,6 +31,8 @@ void report_batch_row_from_result(struct report_batch_row *row, const char *run,
                                   const struct corr_result *r, uint64_t duration_ms)
 {
     row_init(row, run);
+    free(row->outcome);
+    row->outcome = dup_or_empty(corr_outcome_name(r->outcome));
     free(row->verdict);
     row->verdict = dup_or_empty(r->verdict ? r->verdict->id : "none");
     row->confidence = r->confidence;
@@ -81,6 +84,7 @@ char *report_batch_row_json(const struct report_batch_row *row)
     json_t *o = json_object();
     json_object_set_new(o, "schema", json_string(BATCH_SCHEMA));
     json_object_set_new(o, "run", json_string(row->run));
+    json_object_set_new(o, "outcome", *row->outcome ? json_string(row->outcome) : json_null());
     json_object_set_new(o, "verdict", json_string(row->verdict));
     json_object_set_new(o, "confidence", json_real(round2(row->confidence)));
     json_t *fe = json_null();
@@ -125,11 +129,16 @@ enum az_status report_batch_row_parse(struct report_batch_row *row, const char *
                *verdict = get_str(o, "verdict");
     json_t *conf = json_object_get(o, "confidence"), *ids = json_object_get(o, "findings");
     json_t *fe = json_object_get(o, "first_error"), *err = json_object_get(o, "error");
+    json_t *oc = json_object_get(o, "outcome");
     if (!schema || strcmp(schema, BATCH_SCHEMA) != 0 || !run || !verdict || !json_is_number(conf) ||
-        !json_is_array(ids) || !(json_is_null(fe) || json_is_object(fe)) ||
-        !(json_is_null(err) || json_is_string(err)))
+        !(json_is_null(oc) || json_is_string(oc)) || !json_is_array(ids) ||
+        !(json_is_null(fe) || json_is_object(fe)) || !(json_is_null(err) || json_is_string(err)))
         goto bad;
     row_init(row, run);
+    if (json_is_string(oc)) {
+        free(row->outcome);
+        row->outcome = dup_or_empty(json_string_value(oc));
+    }
     free(row->verdict);
     row->verdict = dup_or_empty(verdict);
     row->confidence = json_number_value(conf);
@@ -174,10 +183,10 @@ bad:
 
 const char *report_batch_csv_header(int timing)
 {
-    return timing ? "run,verdict,confidence,first_error,first_error_at,fingerprint,findings,inputs,"
-                    "skipped,duration_ms,error"
-                  : "run,verdict,confidence,first_error,first_error_at,fingerprint,findings,inputs,"
-                    "skipped,error";
+    return timing ? "run,outcome,verdict,confidence,first_error,first_error_at,fingerprint,"
+                    "first_error_text,findings,inputs,skipped,duration_ms,error"
+                  : "run,outcome,verdict,confidence,first_error,first_error_at,fingerprint,"
+                    "first_error_text,findings,inputs,skipped,error";
 }
 
 static void csv_field(struct az_buf *out, const char *s)
@@ -203,6 +212,8 @@ void report_batch_row_csv(struct az_buf *out, const struct report_batch_row *row
     }
     csv_field(out, row->run);
     az_buf_putc(out, ',');
+    csv_field(out, row->outcome);
+    az_buf_putc(out, ',');
     csv_field(out, row->verdict);
     az_buf_printf(out, ",%.2f,", round2(row->confidence));
     csv_field(out, row->first_error);
@@ -210,6 +221,8 @@ void report_batch_row_csv(struct az_buf *out, const struct report_batch_row *row
     csv_field(out, row->first_error_at);
     az_buf_putc(out, ',');
     csv_field(out, row->fingerprint);
+    az_buf_putc(out, ',');
+    csv_field(out, row->fingerprint_text);
     az_buf_putc(out, ',');
     csv_field(out, ids.data ? ids.data : "");
     az_buf_printf(out, ",%llu,%llu,", (unsigned long long)row->inputs,
@@ -223,6 +236,7 @@ void report_batch_row_free(struct report_batch_row *row)
 {
     if (!row) return;
     free(row->run);
+    free(row->outcome);
     free(row->verdict);
     free(row->first_error);
     free(row->first_error_at);

@@ -13,15 +13,18 @@
 #include "report/report.h"
 #include "report/report_private.h"
 
-#define SVG_W             1100.0
-#define LANE_LABEL_W      280.0
-#define LANE_H            26.0
-#define MAX_LANES         32
-#define MAX_CHARTS        10
-#define CHART_H           210.0
-#define SPARSE_POINTS     24
-#define GB10_POWER_CAP_W  100.0
-#define GB10_MEMORY_BYTES 128e9
+#define SVG_W         1100.0
+#define LANE_LABEL_W  280.0
+#define LANE_H        26.0
+#define MAX_LANES     32
+#define MAX_CHARTS    10
+#define CHART_H       210.0
+#define SPARSE_POINTS 24
+/* The platform facts (docs/patterns.md, "Platforms") a chart draws as its reference line: the
+ * sustained power rating and the memory size. */
+#define FACT_POWER_W      "power_w"
+#define FACT_MEMORY_BYTES "memory_bytes"
+#define FACT_UNIFIED_POOL "unified_pool"
 
 struct html {
     struct rpt *c;
@@ -29,15 +32,29 @@ struct html {
     struct az_buf s1;
 };
 
+void rpt_html_text(struct az_buf *out, struct az_buf *scratch, const char *p, size_t len,
+                   size_t cols)
+{
+    az_buf_reset(scratch);
+    report_sanitize_terminal(scratch, p, len);
+    const char *d = scratch->data ? scratch->data : "";
+    size_t keep = cols ? rpt_prefix_for_columns(d, scratch->len, cols) : scratch->len;
+    if (keep < scratch->len && cols > 1) {
+        keep = rpt_prefix_for_columns(d, scratch->len, cols - 1);
+        rpt_html_escape(out, d, keep);
+        az_buf_puts(out, "\xe2\x80\xa6");
+    } else {
+        rpt_html_escape(out, d, scratch->len);
+    }
+}
+
 /* Append s sanitized and escaped; input strings are redacted first when asked. */
 static void h(struct html *x, const char *s, int input)
 {
     size_t len;
     const char *p = input ? rpt_input(x->c, s, &len) : (s ? s : "");
     if (!input) len = strlen(p);
-    az_buf_reset(&x->s1);
-    report_sanitize_terminal(&x->s1, p, len);
-    rpt_html_escape(x->out, x->s1.data ? x->s1.data : "", x->s1.len);
+    rpt_html_text(x->out, &x->s1, p, len, 0);
 }
 
 /* As h(), cut to cols code points with "…". */
@@ -46,20 +63,10 @@ static void h_cut(struct html *x, const char *s, int input, size_t cols)
     size_t len;
     const char *p = input ? rpt_input(x->c, s, &len) : (s ? s : "");
     if (!input) len = strlen(p);
-    az_buf_reset(&x->s1);
-    report_sanitize_terminal(&x->s1, p, len);
-    const char *d = x->s1.data ? x->s1.data : "";
-    size_t keep = rpt_prefix_for_columns(d, x->s1.len, cols);
-    if (keep < x->s1.len && cols > 1) {
-        keep = rpt_prefix_for_columns(d, x->s1.len, cols - 1);
-        rpt_html_escape(x->out, d, keep);
-        az_buf_puts(x->out, "\xe2\x80\xa6");
-    } else {
-        rpt_html_escape(x->out, d, x->s1.len);
-    }
+    rpt_html_text(x->out, &x->s1, p, len, cols);
 }
 
-static const char CSS[] =
+const char rpt_html_css[] =
     "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1d2330;"
     "background:#fff;margin:24px auto;max-width:1140px;padding:0 16px}"
     "h1{font-size:22px;margin:4px 0 8px}h2{font-size:16px;margin:26px 0 8px;border-bottom:1px "
@@ -86,7 +93,8 @@ static const char CSS[] =
     "svg{display:block;margin:6px 0 14px;max-width:100%;height:auto}svg text{font:11px "
     "system-ui,sans-serif;fill:#3c4350}"
     "svg .axis{stroke:#c7ccd5;stroke-width:1}svg .grid{stroke:#eef0f3;stroke-width:1}"
-    "svg .lane{fill:#f7f8fa}svg .ev{fill:#8a94a6}svg .ev.finding{fill:#d08a00}svg "
+    "svg .lane{fill:#f7f8fa}svg .lane.untimed{fill:#f1f2f5}svg .ev{fill:#8a94a6}svg "
+    ".ev.finding{fill:#d08a00}svg "
     ".ev.verdict{fill:#b3261e}"
     "svg .line{fill:none;stroke:#2f6db5;stroke-width:1.6}svg .pt{fill:#2f6db5}svg "
     ".cap{stroke:#b3261e;stroke-dasharray:6 4;stroke-width:1.2}"
@@ -164,8 +172,7 @@ static const char *anchor_of(int k, int last)
     return k == 0 ? "start" : k == last ? "end" : "middle";
 }
 
-/* 1, 2 or 5 times a power of ten, at least raw: steps people read at a glance. */
-static double nice_step(double raw)
+double rpt_nice_step(double raw)
 {
     if (!(raw > 0)) return 1;
     double mag = pow(10, floor(log10(raw))), f = raw / mag;
@@ -185,57 +192,93 @@ static int same_str(const char *a, const char *b)
     return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
-static void timeline_svg(struct html *x)
+/* As h_cut(), keeping the end: "…job42/dmesg.log" (a path's last components tell lanes apart). */
+static void h_cut_left(struct html *x, const char *s, size_t cols)
 {
-    const struct corr_result *r = x->c->r;
-    size_t lane_of_first[MAX_LANES], nlanes = 0, placed = 0;
-    int64_t t0 = 0, t1 = 0;
-    size_t *lane = az_xmalloc((r->nevents + 1) * sizeof *lane);
-    for (size_t i = 0; i < r->nevents; i++) {
-        const struct corr_event *e = &r->timeline[i];
-        lane[i] = SIZE_MAX;
-        if (!placeable(r, e->time)) continue;
-        size_t l = 0;
-        for (; l < nlanes; l++) {
-            const struct corr_event *f = &r->timeline[lane_of_first[l]];
-            if (same_str(f->path, e->path) && same_str(f->lane, e->lane)) break;
-        }
-        if (l == nlanes) {
-            if (nlanes == MAX_LANES) continue;
-            lane_of_first[nlanes++] = i;
-        }
-        lane[i] = l;
-        if (!placed || e->time.usec < t0) t0 = e->time.usec;
-        if (!placed || e->time.usec > t1) t1 = e->time.usec;
-        placed++;
-    }
-    if (!placed) {
-        free(lane);
+    size_t len;
+    const char *p = rpt_input(x->c, s, &len);
+    az_buf_reset(&x->s1);
+    report_sanitize_terminal(&x->s1, p, len);
+    const char *d = x->s1.data ? x->s1.data : "";
+    size_t total = rpt_columns(d, x->s1.len);
+    if (total <= cols || cols < 2) {
+        rpt_html_escape(x->out, d, x->s1.len);
         return;
     }
-    const double top = 24, plot_x = LANE_LABEL_W, plot_w = SVG_W - LANE_LABEL_W - 20;
-    double height = top + (double)nlanes * LANE_H + 8;
-    double span = (double)(t1 - t0) / 1e6;
+    size_t skip = rpt_prefix_for_columns(d, x->s1.len, total - (cols - 1));
+    az_buf_puts(x->out, "\xe2\x80\xa6");
+    rpt_html_escape(x->out, d + skip, x->s1.len - skip);
+}
+
+/* The timeline's rows: one lane per (file, lane) of the events placed on the run's clock, and one
+ * more for the events without a comparable time (no stamp, or another clock than the run's),
+ * drawn in timeline order: none is dropped. */
+struct tl_lanes {
+    size_t first[MAX_LANES];      /* event index of each timed lane's first event */
+    const char *label[MAX_LANES]; /* the shortest unique suffix of its path (borrowed) */
+    size_t n;                     /* timed lanes */
+    size_t *of; /* per event: its timed lane, UNTIMED, or SIZE_MAX (past the cap) */
+    size_t nplaced, nuntimed, nover;
+    int64_t t0, t1; /* span of the placed events */
+};
+#define UNTIMED (SIZE_MAX - 1)
+
+static void tl_assign(const struct corr_result *r, struct tl_lanes *L)
+{
+    memset(L, 0, sizeof *L);
+    L->of = az_xmalloc((r->nevents + 1) * sizeof *L->of);
+    for (size_t i = 0; i < r->nevents; i++) {
+        const struct corr_event *e = &r->timeline[i];
+        L->of[i] = SIZE_MAX;
+        if (!placeable(r, e->time)) {
+            L->of[i] = UNTIMED;
+            L->nuntimed++;
+            continue;
+        }
+        size_t l = 0;
+        for (; l < L->n; l++) {
+            const struct corr_event *f = &r->timeline[L->first[l]];
+            if (same_str(f->path, e->path) && same_str(f->lane, e->lane)) break;
+        }
+        if (l == L->n) {
+            if (L->n == MAX_LANES) {
+                L->nover++;
+                continue;
+            }
+            L->first[L->n++] = i;
+        }
+        L->of[i] = l;
+        if (!L->nplaced || e->time.usec < L->t0) L->t0 = e->time.usec;
+        if (!L->nplaced || e->time.usec > L->t1) L->t1 = e->time.usec;
+        L->nplaced++;
+    }
+    const char *paths[MAX_LANES];
+    for (size_t l = 0; l < L->n; l++) paths[l] = r->timeline[L->first[l]].path;
+    for (size_t l = 0; l < L->n; l++)
+        L->label[l] = paths[l] ? paths[l] + rpt_unique_suffix(paths, L->n, l) : "";
+}
+
+static void tl_axis(struct html *x, const struct tl_lanes *L, double top, double height)
+{
+    const struct corr_result *r = x->c->r;
+    const double plot_x = LANE_LABEL_W, plot_w = SVG_W - LANE_LABEL_W - 20;
+    double span = (double)(L->t1 - L->t0) / 1e6;
     /* events all at one time: a one-second axis around it, so the ticks still read apart */
     double lspan = span > 0 ? span : 1.0, l0 = span > 0 ? 0 : -0.5;
-    az_buf_printf(x->out,
-                  "<svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
-                  "height=\"%.0f\" role=\"img\" aria-label=\"timeline of the run's events\">\n",
-                  SVG_W, height, SVG_W, height);
-    for (int k = 0; k <= 5; k++) {
+    for (int k = 0; L->nplaced && k <= 5; k++) {
         double gx = plot_x + plot_w * k / 5.0, step = lspan / 5.0, at = l0 + lspan * k / 5.0;
         int clock = r->start.kind == AZ_TIME_ABS || r->start.kind == AZ_TIME_NOYEAR;
         char tb[48];
         if (step < AXIS_CLOCK_MIN_STEP && k > 0) {
             axis_offset(at - l0, step, lspan, tb, sizeof tb);
         } else if (clock) {
-            double sec = (double)(t0 - r->start.usec) / 1e6 + at;
+            double sec = (double)(L->t0 - r->start.usec) / 1e6 + at;
             if (step < AXIS_CLOCK_MIN_STEP)
                 axis_time_ms(r, sec, tb, sizeof tb);
             else
                 axis_time(r, sec, tb, sizeof tb);
         } else {
-            struct az_time t = {t0 + (int64_t)llround(at * 1e6), r->timeline[0].time.kind};
+            struct az_time t = {L->t0 + (int64_t)llround(at * 1e6), r->timeline[0].time.kind};
             if (step < AXIS_CLOCK_MIN_STEP && t.kind == AZ_TIME_BOOT)
                 snprintf(tb, sizeof tb, "+%.3fs", (double)t.usec / 1e6);
             else
@@ -246,14 +289,24 @@ static void timeline_svg(struct html *x)
                       "<text x=\"%.1f\" y=\"14\" text-anchor=\"%s\">%s</text>\n",
                       gx, top, gx, height - 8, gx, anchor_of(k, 5), tb);
     }
-    for (size_t l = 0; l < nlanes; l++) {
-        const struct corr_event *f = &r->timeline[lane_of_first[l]];
+}
+
+static void tl_lane_rows(struct html *x, const struct tl_lanes *L, double top)
+{
+    const struct corr_result *r = x->c->r;
+    size_t rows = L->n + (L->nuntimed > 0);
+    for (size_t l = 0; l < rows; l++) {
         double y = top + (double)l * LANE_H;
         az_buf_printf(x->out,
-                      "<rect class=\"lane\" x=\"0\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\"/>"
+                      "<rect class=\"lane%s\" x=\"0\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\"/>"
                       "<text x=\"6\" y=\"%.1f\">",
-                      y + 2, SVG_W, LANE_H - 4, y + LANE_H / 2 + 4);
-        h_cut(x, f->path, 1, 34);
+                      l < L->n ? "" : " untimed", y + 2, SVG_W, LANE_H - 4, y + LANE_H / 2 + 4);
+        if (l == L->n) {
+            az_buf_puts(x->out, "no comparable time (in order)</text>\n");
+            continue;
+        }
+        const struct corr_event *f = &r->timeline[L->first[l]];
+        h_cut_left(x, L->label[l], 34);
         if (f->lane && f->lane[0]) {
             az_buf_puts(x->out, " [");
             h_cut(x, f->lane, 1, 12);
@@ -261,20 +314,35 @@ static void timeline_svg(struct html *x)
         }
         az_buf_puts(x->out, "</text>\n");
     }
+}
+
+static void tl_events(struct html *x, const struct tl_lanes *L, double top)
+{
+    const struct corr_result *r = x->c->r;
+    const double plot_x = LANE_LABEL_W, plot_w = SVG_W - LANE_LABEL_W - 20;
+    double span = (double)(L->t1 - L->t0) / 1e6;
     const char *vid = r->verdict ? rpt_entry_id(r->verdict) : NULL;
+    size_t kth_untimed = 0;
     for (size_t i = 0; i < r->nevents; i++) {
-        if (lane[i] == SIZE_MAX) continue;
+        if (L->of[i] == SIZE_MAX) continue;
         const struct corr_event *e = &r->timeline[i];
-        double cx = span > 0 ? plot_x + plot_w * (double)(e->time.usec - t0) / 1e6 / span
-                             : plot_x + plot_w / 2;
-        double cy = top + (double)lane[i] * LANE_H + LANE_H / 2;
+        double cx, cy;
+        if (L->of[i] == UNTIMED) {
+            /* spread in timeline order across the plot: a sequence, not a time */
+            cx = plot_x + plot_w * ((double)kth_untimed++ + 0.5) / (double)L->nuntimed;
+            cy = top + (double)L->n * LANE_H + LANE_H / 2;
+        } else {
+            cx = span > 0 ? plot_x + plot_w * (double)(e->time.usec - L->t0) / 1e6 / span
+                          : plot_x + plot_w / 2;
+            cy = top + (double)L->of[i] * LANE_H + LANE_H / 2;
+        }
         const char *cls = !e->entry_id                             ? "ev"
                           : (vid && strcmp(vid, e->entry_id) == 0) ? "ev verdict"
                                                                    : "ev finding";
         char tb[48];
         rpt_time_short(r, e->time, e->time_approx, tb, sizeof tb);
-        az_buf_printf(x->out, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"><title>%s ",
-                      cls, cx, cy, tb);
+        az_buf_printf(x->out, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"><title>%s%s",
+                      cls, cx, cy, tb[0] ? tb : "no time", " ");
         h(x, e->path, 1);
         if (e->line) az_buf_printf(x->out, ":%llu", (unsigned long long)e->line);
         az_buf_puts(x->out, " \xe2\x80\x94 ");
@@ -286,13 +354,37 @@ static void timeline_svg(struct html *x)
         }
         az_buf_puts(x->out, "</title></circle>\n");
     }
-    az_buf_puts(x->out, "</svg>\n");
-    if (placed < r->nevents)
+}
+
+static void timeline_svg(struct html *x)
+{
+    const struct corr_result *r = x->c->r;
+    struct tl_lanes L;
+    tl_assign(r, &L);
+    size_t rows = L.n + (L.nuntimed > 0);
+    if (rows) {
+        const double top = 24;
+        double height = top + (double)rows * LANE_H + 8;
         az_buf_printf(x->out,
-                      "<p class=\"note\">%zu event%s without a comparable time %s not drawn.</p>\n",
-                      r->nevents - placed, r->nevents - placed == 1 ? "" : "s",
-                      r->nevents - placed == 1 ? "is" : "are");
-    free(lane);
+                      "<svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
+                      "height=\"%.0f\" role=\"img\" aria-label=\"timeline of the run's events\">\n",
+                      SVG_W, height, SVG_W, height);
+        tl_axis(x, &L, top, height);
+        tl_lane_rows(x, &L, top);
+        tl_events(x, &L, top);
+        az_buf_puts(x->out, "</svg>\n");
+    }
+    if (L.nuntimed)
+        az_buf_printf(x->out,
+                      "<p class=\"note\">%zu event%s without a comparable time (no stamp, or "
+                      "another clock than the run's): the last lane, in timeline order.</p>\n",
+                      L.nuntimed, L.nuntimed == 1 ? "" : "s");
+    if (L.nover)
+        az_buf_printf(x->out,
+                      "<p class=\"note\">%zu event%s past the first %d lanes %s not drawn (the "
+                      "table below lists every event).</p>\n",
+                      L.nover, L.nover == 1 ? "" : "s", MAX_LANES, L.nover == 1 ? "is" : "are");
+    free(L.of);
 }
 
 /* ---- series plots ---- */
@@ -320,8 +412,16 @@ static int series_rank(const struct corr_series *s)
     return 6;
 }
 
-/* 128 GB in the series' unit, or NAN when the unit is not a size. */
-static double memory_line(const struct corr_series *s)
+/* The platform whose figures a chart draws: the run's, else the pack's first (the machine the
+ * pack is about), or NULL. */
+static const struct match_platform *chart_platform(const struct html *x)
+{
+    const struct match_platform *on = x->c->r->context.on;
+    return on ? on : match_pack_platform(x->c->pack, 0);
+}
+
+/* The platform's memory in the series' unit, or NAN when the unit is not a size. */
+static double memory_line(const struct corr_series *s, double memory_bytes)
 {
     static const struct {
         const char *unit;
@@ -329,7 +429,7 @@ static double memory_line(const struct corr_series *s)
     } units[] = {{"B", 1},    {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
                  {"KB", 1e3}, {"MB", 1e6},     {"GB", 1e9}};
     for (size_t i = 0; i < AZ_ARRAY_LEN(units); i++)
-        if (same_str(s->unit, units[i].unit)) return GB10_MEMORY_BYTES / units[i].bytes;
+        if (same_str(s->unit, units[i].unit)) return memory_bytes / units[i].bytes;
     return NAN;
 }
 
@@ -347,12 +447,14 @@ static void chart(struct html *x, const struct corr_series *s, double tmin, doub
         }
     if (!isfinite(vmax)) return;
     double cap = NAN, memline = NAN;
-    if (name_is(s, "power.draw")) cap = GB10_POWER_CAP_W;
-    if (name_is(s, "memory.used")) memline = memory_line(s);
+    const struct match_platform *pl = chart_platform(x);
+    if (name_is(s, "power.draw")) cap = match_platform_num(pl, FACT_POWER_W);
+    if (name_is(s, "memory.used"))
+        memline = memory_line(s, match_platform_num(pl, FACT_MEMORY_BYTES));
     if (isfinite(cap)) vmax = AZ_MAX(vmax, cap);
     if (isfinite(memline)) vmax = AZ_MAX(vmax, memline);
     if (vmax <= vmin) vmax = vmin + 1;
-    double step = nice_step((vmax - vmin) / 4.0);
+    double step = rpt_nice_step((vmax - vmin) / 4.0);
     vmin = floor(vmin / step) * step;
     vmax = ceil(vmax * 1.02 / step) * step;
     int yticks = (int)llround((vmax - vmin) / step);
@@ -418,16 +520,17 @@ static void chart(struct html *x, const struct corr_series *s, double tmin, doub
     if (isfinite(cap))
         az_buf_printf(x->out,
                       "<line class=\"cap\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-                      "<text class=\"capl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">~100 W: GB10 "
+                      "<text class=\"capl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">~%g W: %s "
                       "sustained power cap</text>\n",
-                      ml, YOF(cap), ml + pw, YOF(cap), ml + pw - 4, YOF(cap) - 5);
+                      ml, YOF(cap), ml + pw, YOF(cap), ml + pw - 4, YOF(cap) - 5, cap, pl->name);
     if (isfinite(memline))
-        az_buf_printf(
-            x->out,
-            "<line class=\"cap\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-            "<text class=\"capl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">128 GB unified "
-            "memory</text>\n",
-            ml, YOF(memline), ml + pw, YOF(memline), ml + pw - 4, YOF(memline) - 5);
+        az_buf_printf(x->out,
+                      "<line class=\"cap\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                      "<text class=\"capl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g GB "
+                      "%smemory</text>\n",
+                      ml, YOF(memline), ml + pw, YOF(memline), ml + pw - 4, YOF(memline) - 5,
+                      match_platform_num(pl, FACT_MEMORY_BYTES) / 1e9,
+                      match_platform_num(pl, FACT_UNIFIED_POOL) == 1 ? "unified " : "");
     az_buf_puts(x->out, "<polyline class=\"line\" points=\"");
     int first = 1;
     for (size_t k = 0; k < s->npoints; k++) {
@@ -513,7 +616,7 @@ static void header(struct html *x)
                   r->ninputs == 1 ? "" : "s", num);
     rpt_span_text(r, span, sizeof span);
     if (span[0]) az_buf_printf(x->out, " \xc2\xb7 %s", span);
-    char *ctx = rpt_context_text(r);
+    char *ctx = rpt_context_text(x->c);
     if (ctx[0]) {
         az_buf_puts(x->out, " \xc2\xb7 ");
         h(x, ctx, 1);
@@ -526,7 +629,8 @@ static void header(struct html *x)
                         : r->outcome == CORR_OUTCOME_CUT_OFF   ? "log cut off"
                                                                : "outcome unknown";
     az_buf_printf(x->out, "</p>\n<p><span class=\"outcome %s\">%s</span> ", oc, badge);
-    h(x, rpt_outcome_why(r), 0);
+    char why[RPT_OUTCOME_WHY_MAX];
+    h(x, rpt_outcome_why(r, why, sizeof why), 0);
     if (r->outcome_at) {
         az_buf_puts(x->out, " <span class=\"mono\">");
         h(x, r->outcome_at->path, 1);
@@ -546,6 +650,24 @@ static void header(struct html *x)
         h(x, rpt_none_title(x->c), 0);
     }
     az_buf_puts(x->out, "</h1></header>\n");
+}
+
+/* "Possible: G7 if <fact> — <code>command</code> (path:line)", a paragraph each. */
+static void possible_list(struct html *x)
+{
+    const struct corr_result *r = x->c->r;
+    for (size_t i = 0; i < r->npossible; i++) {
+        const struct corr_possible *p = &r->possible[i];
+        az_buf_puts(x->out, "<p class=\"possible\"><b>Possible:</b> ");
+        h(x, rpt_entry_id(p->entry), 0);
+        az_buf_puts(x->out, " if ");
+        h(x, p->fact, 0);
+        az_buf_puts(x->out, " \xe2\x80\x94 <code>");
+        h(x, p->command, 0);
+        az_buf_puts(x->out, "</code> (");
+        h(x, p->seen.path, 1);
+        az_buf_printf(x->out, ":%llu)</p>", (unsigned long long)p->seen.line);
+    }
 }
 
 static void verdict(struct html *x)
@@ -571,7 +693,9 @@ static void verdict(struct html *x)
     }
     az_buf_printf(x->out, "<section class=\"verdict none %s\">", corr_outcome_name(r->outcome));
     if (!r->first_error) {
-        az_buf_puts(x->out, "<p>No error record was found in the inputs.</p></section>\n");
+        az_buf_puts(x->out, "<p>No error record was found in the inputs.</p>");
+        possible_list(x);
+        az_buf_puts(x->out, "</section>\n");
         return;
     }
     az_buf_puts(x->out, "<p><b>First error:</b> ");
@@ -590,6 +714,7 @@ static void verdict(struct html *x)
         az_buf_puts(x->out, "</p>");
     }
     az_buf_free(&codes);
+    possible_list(x);
     az_buf_puts(x->out, "</section>\n<h2>First error</h2>\n");
     evidence_table(x, r->first_error, 1);
 }
@@ -725,11 +850,7 @@ void rpt_write_html(struct rpt *c)
 {
     struct html x = {c, &c->out, AZ_BUF_INIT};
     const struct corr_result *r = c->r;
-    az_buf_puts(x.out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-                       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                       "style-src 'unsafe-inline'\">\n"
-                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                       "<title>" RPT_TOOL_NAME ": ");
+    az_buf_puts(x.out, RPT_HTML_HEAD "<title>" RPT_TOOL_NAME ": ");
     if (r->verdict) {
         h(&x, rpt_entry_id(r->verdict), 0);
         az_buf_putc(x.out, ' ');
@@ -737,7 +858,7 @@ void rpt_write_html(struct rpt *c)
     } else {
         h(&x, rpt_none_title(x.c), 0);
     }
-    az_buf_printf(x.out, "</title>\n<style>%s</style>\n</head><body>\n", CSS);
+    az_buf_printf(x.out, "</title>\n<style>%s</style>\n</head><body>\n", rpt_html_css);
     header(&x);
     verdict(&x);
     timeline_table(&x);

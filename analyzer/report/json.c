@@ -104,6 +104,7 @@ static json_t *outcome_at_obj(struct jctx *j, const struct corr_evidence *e)
     set(o, "line", juint(e->line));
     set(o, "time", jtime(e->time));
     set(o, "text", jin(j, e->text));
+    if (j->c->r->exit_recorded) set(o, "exit_status", json_integer(j->c->r->exit_status));
     return o;
 }
 
@@ -137,6 +138,27 @@ static json_t *findings_arr(struct jctx *j)
         for (size_t k = 0; k < f->nevidence; k++)
             json_array_append_new(ev, evidence_obj(j, &f->evidence[k]));
         set(o, "evidence", ev);
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+/* What a run with no verdict leaves open: the line seen, the fact that would decide it and the
+ * command that shows it (empty beside a verdict). */
+static json_t *possible_arr(struct jctx *j)
+{
+    const struct corr_result *r = j->c->r;
+    json_t *a = json_array();
+    for (size_t i = 0; i < r->npossible; i++) {
+        const struct corr_possible *p = &r->possible[i];
+        json_t *o = json_object(), *seen = json_object();
+        set(o, "id", jpk(j, rpt_entry_id(p->entry)));
+        set(seen, "path", jin(j, p->seen.path));
+        set(seen, "line", juint(p->seen.line));
+        set(seen, "text", jin(j, p->seen.text));
+        set(o, "seen", seen);
+        set(o, "fact", jpk(j, p->fact));
+        set(o, "command", jpk(j, p->command));
         json_array_append_new(a, o);
     }
     return a;
@@ -303,7 +325,13 @@ static json_t *context_obj(struct jctx *j)
 {
     const struct corr_context *x = &j->c->r->context;
     json_t *o = json_object();
-    set(o, "gb10", jtristate(x->is_gb10));
+    /* per declared platform, by its id: true when on it, false when placed elsewhere, null
+     * when unplaced */
+    size_t np = match_pack_platform_count(j->c->pack);
+    for (size_t i = 0; i < np || (!np && x->on && !i); i++) {
+        const struct match_platform *pl = np ? match_pack_platform(j->c->pack, i) : x->on;
+        set(o, pl->id, jtristate(x->placed < 0 ? -1 : x->on == pl));
+    }
     set(o, "gpu", jin_opt(j, x->gpu_name));
     set(o, "arch", jin_opt(j, x->arch));
     set(o, "cuda_driver", jin_opt(j, x->cuda_driver));
@@ -328,6 +356,7 @@ void rpt_write_json(struct rpt *c)
     set(root, "outcome_at", r->outcome_at ? outcome_at_obj(&j, r->outcome_at) : json_null());
     set(root, "verdict", verdict_obj(&j));
     set(root, "findings", findings_arr(&j));
+    set(root, "possible", possible_arr(&j));
     set(root, "first_error", first_error_obj(&j));
     set(root, "fault_codes", fault_codes_arr(&j));
     set(root, "timeline", timeline_arr(&j));

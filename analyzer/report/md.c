@@ -126,9 +126,9 @@ static void evidence_block(struct md *m, const struct corr_evidence *ev, size_t 
 static void summary_table(struct md *m)
 {
     const struct corr_result *r = m->c->r;
-    char num[40], span[160];
+    char num[40], span[160], why[RPT_OUTCOME_WHY_MAX];
     az_buf_printf(m->out, "| | |\n|---|---|\n| **Outcome** | **%s** \xe2\x80\x94 %s",
-                  corr_outcome_name(r->outcome), rpt_outcome_why(r));
+                  corr_outcome_name(r->outcome), rpt_outcome_why(r, why, sizeof why));
     if (r->outcome_at) {
         az_buf_putc(m->out, ' ');
         inline_text(m, r->outcome_at->path, 1);
@@ -156,7 +156,7 @@ static void summary_table(struct md *m)
                   r->ninputs == 1 ? "" : "s", num);
     rpt_span_text(r, span, sizeof span);
     if (span[0]) az_buf_printf(m->out, "| **Span** | %s |\n", span);
-    char *ctx = rpt_context_text(r);
+    char *ctx = rpt_context_text(m->c);
     if (ctx[0]) {
         az_buf_puts(m->out, "| **Context** | ");
         inline_text(m, ctx, 1);
@@ -188,7 +188,53 @@ static void verdict_section(struct md *m)
     }
 }
 
+/* A code span of s (from the pack), its fence longer than any backtick run inside: a span shows
+ * its text literally, so nothing inside is escaped. */
+static void code_span(struct md *m, const char *s)
+{
+    az_buf_reset(&m->s1);
+    report_sanitize_terminal(&m->s1, s ? s : "", s ? strlen(s) : 0);
+    size_t longest = 0, run = 0;
+    for (size_t i = 0; i < m->s1.len; i++) {
+        run = m->s1.data[i] == '`' ? run + 1 : 0;
+        longest = AZ_MAX(longest, run);
+    }
+    int pad = m->s1.len && (m->s1.data[0] == '`' || m->s1.data[m->s1.len - 1] == '`');
+    for (size_t i = 0; i <= longest; i++) az_buf_putc(m->out, '`');
+    if (pad) az_buf_putc(m->out, ' ');
+    az_buf_append(m->out, m->s1.data, m->s1.len);
+    if (pad) az_buf_putc(m->out, ' ');
+    for (size_t i = 0; i <= longest; i++) az_buf_putc(m->out, '`');
+}
+
+/* "**Possible:** G7 if <fact> — `command` (path:line)", one item each. */
+static void possible_list(struct md *m)
+{
+    const struct corr_result *r = m->c->r;
+    for (size_t i = 0; i < r->npossible; i++) {
+        const struct corr_possible *p = &r->possible[i];
+        az_buf_puts(m->out, "- **Possible:** ");
+        inline_text(m, rpt_entry_id(p->entry), 0);
+        az_buf_puts(m->out, " if ");
+        inline_text(m, p->fact, 0);
+        az_buf_puts(m->out, " \xe2\x80\x94 ");
+        code_span(m, p->command);
+        az_buf_puts(m->out, " \\(");
+        inline_text(m, p->seen.path, 1);
+        az_buf_printf(m->out, ":%llu\\)\n", (unsigned long long)p->seen.line);
+    }
+    if (r->npossible) az_buf_putc(m->out, '\n');
+}
+
+static void none_error(struct md *m);
+
 static void none_section(struct md *m)
+{
+    none_error(m);
+    possible_list(m);
+}
+
+static void none_error(struct md *m)
 {
     const struct corr_result *r = m->c->r;
     if (!r->first_error) {

@@ -41,8 +41,16 @@ const char *report_jansson_version(void)
 enum az_status report_write(FILE *out, enum report_format f, const struct corr_result *r,
                             const struct match_pack *pack, const struct report_options *o)
 {
-    static const struct report_options defaults = {0, 0, 0, NULL};
-    struct rpt c = {r, pack, o ? o : &defaults, AZ_BUF_INIT, AZ_BUF_INIT, 0, ""};
+    static const struct report_options defaults = {0, 0, 0, NULL, NULL};
+    struct rpt c = {r, pack, o ? o : &defaults, AZ_BUF_INIT, AZ_BUF_INIT, NULL, NULL, 0, ""};
+    if (c.o->redact && c.o->names) {
+        c.names = c.o->names;
+    } else if (c.o->redact) {
+        /* every name the report will show, learnt before the first is written */
+        c.own_names = report_names_new((const char *const *)r->hosts, r->nhosts);
+        report_names_learn_result(c.own_names, r);
+        c.names = c.own_names;
+    }
     switch (f) {
     case REPORT_TEXT: rpt_write_text(&c); break;
     case REPORT_JSON: rpt_write_json(&c); break;
@@ -56,6 +64,7 @@ enum az_status report_write(FILE *out, enum report_format f, const struct corr_r
     int failed = c.failed || n != c.out.len || fflush(out) != 0 || ferror(out);
     az_buf_free(&c.out);
     az_buf_free(&c.red);
+    report_names_free(c.own_names);
     return failed ? AZ_FAIL : AZ_OK;
 }
 
@@ -67,7 +76,7 @@ const char *rpt_input(struct rpt *c, const char *s, size_t *len)
         return s;
     }
     az_buf_reset(&c->red);
-    report_redact(&c->red, s, strlen(s), (const char *const *)c->r->hosts, c->r->nhosts);
+    report_redact(&c->red, s, strlen(s), c->names);
     az_buf_ensure(&c->red, 0); /* data non-NULL even for "" */
     *len = c->red.len;
     return c->red.data;
@@ -199,18 +208,33 @@ void rpt_span_text(const struct corr_result *r, char *out, size_t outsz)
                  a.min, b.month, b.day, b.hour, b.min, dur);
 }
 
-char *rpt_context_text(const struct corr_result *r)
+/* "GB10 or ACME X1": the names of the pack's platforms (the run's own without a pack). */
+static void platform_names(struct az_buf *b, const struct rpt *c)
 {
-    const struct corr_context *x = &r->context;
+    size_t n = match_pack_platform_count(c->pack);
+    for (size_t i = 0; i < n; i++)
+        az_buf_printf(b, "%s%s", i ? " or " : "", match_pack_platform(c->pack, i)->name);
+    if (!n) az_buf_puts(b, c->r->context.on ? c->r->context.on->name : "declared platform");
+}
+
+char *rpt_context_text(const struct rpt *c)
+{
+    const struct corr_context *x = &c->r->context;
     struct az_buf b = AZ_BUF_INIT;
     const char *sep = "";
     /* a platform the user set is said as such, whatever the inputs show */
     int forced = x->platform_from && x->platform_from[0] && strcmp(x->platform_from, "inputs");
     if (forced) {
-        az_buf_printf(&b, "%s (%s)", x->is_gb10 == 1 ? "GB10" : "not a GB10", x->platform_from);
+        if (x->on)
+            az_buf_puts(&b, x->on->name);
+        else {
+            az_buf_puts(&b, "not a ");
+            platform_names(&b, c);
+        }
+        az_buf_printf(&b, " (%s)", x->platform_from);
         sep = ", ";
-    } else if (x->is_gb10 == 1) {
-        az_buf_puts(&b, "GB10");
+    } else if (x->on) {
+        az_buf_puts(&b, x->on->name);
         sep = ", ";
     } else if (x->gpu_name && x->gpu_name[0]) {
         az_buf_puts(&b, x->gpu_name);
@@ -322,8 +346,15 @@ const struct corr_finding *rpt_verdict_finding(const struct corr_result *r)
     return NULL;
 }
 
-const char *rpt_outcome_why(const struct corr_result *r)
+const char *rpt_outcome_why(const struct corr_result *r, char *buf, size_t bufsz)
 {
+    /* a run record's exit status decided it (correlate/outcome.c) */
+    if (r->exit_recorded && r->exit_signal > 0)
+        snprintf(buf, bufsz, "ended by signal %d, exit status %d at", r->exit_signal,
+                 r->exit_status);
+    else if (r->exit_recorded)
+        snprintf(buf, bufsz, "exit status %d at", r->exit_status);
+    if (r->exit_recorded) return buf;
     switch (r->outcome) {
     case CORR_OUTCOME_FAILED: return "first error at";
     case CORR_OUTCOME_COMPLETED: return "ended at";
@@ -416,4 +447,35 @@ const char *rpt_none_title(struct rpt *c)
     snprintf(c->none_title, sizeof c->none_title, "%s", b.data);
     az_buf_free(&b);
     return c->none_title;
+}
+
+/* A path component starts at 0 or after '/' or ':' (an archive member: "run.tar.zst:job/x"). */
+static int component_start(const char *p, size_t off)
+{
+    return off == 0 || p[off - 1] == '/' || p[off - 1] == ':';
+}
+
+/* 1 when q ends with suffix, which starts a component of q. */
+static int ends_with_component(const char *q, const char *suffix)
+{
+    size_t lq = strlen(q), ls = strlen(suffix);
+    return lq >= ls && strcmp(q + lq - ls, suffix) == 0 && component_start(q, lq - ls);
+}
+
+size_t rpt_unique_suffix(const char *const *paths, size_t n, size_t i)
+{
+    const char *p = paths[i] ? paths[i] : "";
+    size_t len = strlen(p);
+    /* candidate starts from the last component back to the whole path; a trailing separator
+     * is never the start of a component name */
+    for (size_t off = len; off-- > 0;) {
+        if (!component_start(p, off) || off == len) continue;
+        int unique = 1;
+        for (size_t j = 0; j < n && unique; j++) {
+            const char *q = paths[j] ? paths[j] : "";
+            if (j != i && strcmp(q, p) != 0 && ends_with_component(q, p + off)) unique = 0;
+        }
+        if (unique) return off;
+    }
+    return 0;
 }

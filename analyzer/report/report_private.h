@@ -27,12 +27,14 @@
 
 struct rpt {
     const struct corr_result *r;
-    const struct match_pack *pack;  /* may be NULL */
-    const struct report_options *o; /* never NULL (defaults filled in by report_write()) */
-    struct az_buf out;              /* the whole report */
-    struct az_buf red;              /* scratch of rpt_input() */
-    int failed;                     /* a writer could not render (out of memory in jansson) */
-    char none_title[256];           /* rpt_none_title()'s text */
+    const struct match_pack *pack;    /* may be NULL */
+    const struct report_options *o;   /* never NULL (defaults filled in by report_write()) */
+    struct az_buf out;                /* the whole report */
+    struct az_buf red;                /* scratch of rpt_input() */
+    const struct report_names *names; /* with redact: o->names, else own_names */
+    struct report_names *own_names;   /* learnt from r when o->names is NULL; owned */
+    int failed;                       /* a writer could not render (out of memory in jansson) */
+    char none_title[256];             /* rpt_none_title()'s text */
 };
 
 /* "No known gotcha (none of G1–G10)", naming the pack's gotchas: the numbered range, then up to
@@ -55,6 +57,12 @@ size_t rpt_columns(const char *p, size_t len);
 /* Byte length of the longest prefix of p[0..len) that has at most cols code points. */
 size_t rpt_prefix_for_columns(const char *p, size_t len, size_t cols);
 
+/* Where the shortest suffix of paths[i] that starts a path component ('/' or ':' before it) and
+ * that no other distinct path of paths[0..n) ends with starts: "dmesg.log" when it alone tells
+ * the lanes apart, "a/dmesg.log" beside "b/dmesg.log", 0 (the whole path) when even that is a
+ * suffix of another. A byte offset into paths[i]. */
+size_t rpt_unique_suffix(const char *const *paths, size_t n, size_t i);
+
 /* ISO-8601 for JSON: ABS "2026-11-29T10:12:55" (".123" when the stamp has a fraction),
  * NOYEAR "--11-29T10:12:55", BOOT "+123.456789s", NONE "" (the writers emit null). */
 void rpt_time_iso(struct az_time t, char *out, size_t outsz);
@@ -70,7 +78,7 @@ void rpt_thousands(uint64_t v, char *out, size_t outsz);
 void rpt_span_text(const struct corr_result *r, char *out, size_t outsz);
 /* "GB10, aarch64, CUDA 13.0, container" from what is known; may be "". Input-derived: the
  * caller treats it as such (it goes through rpt_input()). Caller frees with free(). */
-char *rpt_context_text(const struct corr_result *r);
+char *rpt_context_text(const struct rpt *c);
 
 /* The tool version to print: the option's, else the build's. */
 const char *rpt_tool_version(const struct rpt *c);
@@ -100,10 +108,13 @@ const struct corr_code_seen *rpt_code_seen(const struct corr_result *r,
  * says it already). Appends to out. */
 void rpt_codes_text(const struct corr_result *r, struct az_buf *out);
 
-/* The outcome's reason, before the path:line of r->outcome_at: "first error at", "ended at"
- * (an end marker), "log stops at" (cut-off); for unknown, the whole reason ("no job log among
- * the inputs", "nothing was read"). Static. */
-const char *rpt_outcome_why(const struct corr_result *r);
+/* Room for rpt_outcome_why()'s text. */
+#define RPT_OUTCOME_WHY_MAX 64
+/* The outcome's reason, before the path:line of r->outcome_at: "exit status 3 at" (a run
+ * record's), "first error at", "ended at" (an end marker), "log stops at" (cut-off); for
+ * unknown, the whole reason ("no job log among the inputs", "nothing was read"). Static text,
+ * or written into buf (bufsz >= RPT_OUTCOME_WHY_MAX) and returned. */
+const char *rpt_outcome_why(const struct corr_result *r, char *buf, size_t bufsz);
 
 /* 1 when warning i only repeats a skipped entry ("path: reason"), which is shown already. */
 int rpt_warning_is_skip(const struct corr_result *r, size_t i);
@@ -111,6 +122,24 @@ int rpt_warning_is_skip(const struct corr_result *r, size_t i);
  * support a finding, then the run's own events (inputs starting and ending, errors), never
  * background facts, at most RPT_TOP_EVENTS. Returns the count; idx must hold r->nevents entries. */
 size_t rpt_pick_events(const struct rpt *c, size_t *idx);
+
+/* ---- HTML pieces shared by html.c (scan's page) and dashboard.c (batch's page) ---- */
+
+/* The page's opening up to its <title>: doctype, charset, a Content-Security-Policy that allows
+ * no script and no request (inline style only), the viewport. */
+#define RPT_HTML_HEAD                                                                              \
+    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"                          \
+    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "                  \
+    "style-src 'unsafe-inline'\">\n"                                                               \
+    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+/* The style sheet of every page (layout, tables, code, SVG axes and text). */
+extern const char rpt_html_css[];
+/* Append p[0..len) sanitized (report_sanitize_terminal()) and HTML-escaped, cut to cols code
+ * points with "…" (cols 0: whole). scratch is the caller's work buffer. */
+void rpt_html_text(struct az_buf *out, struct az_buf *scratch, const char *p, size_t len,
+                   size_t cols);
+/* 1, 2 or 5 times a power of ten, at least raw: steps people read at a glance. */
+double rpt_nice_step(double raw);
 
 void rpt_write_text(struct rpt *c);
 void rpt_write_json(struct rpt *c);

@@ -225,7 +225,7 @@ static void put_header(struct text *t)
     az_buf_printf(t->out, " \xc2\xb7 %s record%s", num, r->records == 1 ? "" : "s");
     rpt_span_text(r, span, sizeof span);
     if (span[0]) az_buf_printf(t->out, " \xc2\xb7 %s", span);
-    char *ctx = rpt_context_text(r);
+    char *ctx = rpt_context_text(t->c);
     if (ctx[0]) az_buf_printf(t->out, " \xc2\xb7 %s", clean(t, &t->s1, ctx, 1));
     free(ctx);
     sgr(t, SGR_RESET);
@@ -233,7 +233,9 @@ static void put_header(struct text *t)
     /* how the run ended, whatever the verdict says: "outcome: failed (first error at ...)" */
     const struct corr_result *res = t->c->r;
     if (res->outcome == CORR_OUTCOME_FAILED) sgr(t, SGR_BOLD);
-    az_buf_printf(t->out, "outcome: %s (%s", corr_outcome_name(res->outcome), rpt_outcome_why(res));
+    char why[RPT_OUTCOME_WHY_MAX];
+    az_buf_printf(t->out, "outcome: %s (%s", corr_outcome_name(res->outcome),
+                  rpt_outcome_why(res, why, sizeof why));
     if (res->outcome_at)
         az_buf_printf(t->out, " %s",
                       loc_of(t, &t->s1, res->outcome_at->path, res->outcome_at->line));
@@ -291,7 +293,29 @@ static void put_verdict(struct text *t)
     }
 }
 
+/* "possible: G7 if this machine is a GB10 (capability 12.1) — `nvidia-smi ...` (vllm.log:12)",
+ * one line each (a command is copied whole, never wrapped). */
+static void put_possible(struct text *t)
+{
+    const struct corr_result *r = t->c->r;
+    for (size_t i = 0; i < r->npossible; i++) {
+        const struct corr_possible *p = &r->possible[i];
+        az_buf_printf(t->out, "    possible: %s if ", clean(t, &t->s1, rpt_entry_id(p->entry), 0));
+        az_buf_printf(t->out, "%s \xe2\x80\x94 `", clean(t, &t->s1, p->fact, 0));
+        az_buf_printf(t->out, "%s` (", clean(t, &t->s1, p->command, 0));
+        az_buf_printf(t->out, "%s)\n", loc_of(t, &t->s1, p->seen.path, p->seen.line));
+    }
+}
+
+static void put_none_error(struct text *t);
+
 static void put_none(struct text *t)
+{
+    put_none_error(t);
+    put_possible(t);
+}
+
+static void put_none_error(struct text *t)
 {
     const struct corr_result *r = t->c->r;
     put_title_line(t, NULL, rpt_none_title(t->c), -1);

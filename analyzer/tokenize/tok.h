@@ -33,6 +33,7 @@ enum tok_kind {
     TOK_KIND_VLLM,        /* "vllm": vLLM / SGLang server log */
     TOK_KIND_NCCL,        /* "nccl": NCCL debug log */
     TOK_KIND_PREFLIGHT,   /* "preflight": the skill's preflight output, "G<n> STATUS: ..." */
+    TOK_KIND_RUN_RECORD,  /* "run-record": the run.txt `gotcha record` writes (see below) */
     TOK_KIND_COUNT
 };
 
@@ -185,5 +186,48 @@ size_t tok_lane_from_path(const char *path, char *out, size_t outsz);
 
 /* Parse a decimal number at p (with optional sign, fraction, exponent); 0 on success. */
 int tok_parse_double(const char *p, size_t len, double *out);
+
+/*
+ * ---- the run record (run.txt) ----
+ *
+ * `gotcha record` keeps how the command ended in a small file of its own format (a run record),
+ * which the scan reads as such: a first line TOK_RUN_RECORD_MAGIC followed by the version, then
+ * "key: value" fields, one per line, with the keys below, and free lines (the line a shell prints
+ * for a command a signal ended: "Segmentation fault (core dumped)", "Killed"). The fields
+ * describe the run (its command line, cwd, times): they are not log input, and no signature sees
+ * them; a free line is what the terminal would have shown, and is read as log input. The
+ * exit field's value is "N" (optionally followed by " (why)"), or "signal N" (optionally followed
+ * by " (...)"), or absent while the command still runs.
+ */
+#define TOK_RUN_RECORD_MAGIC      "gotcha record "
+#define TOK_RUN_RECORD_COMMAND    "command"
+#define TOK_RUN_RECORD_CWD        "cwd"
+#define TOK_RUN_RECORD_STARTED    "started"
+#define TOK_RUN_RECORD_ENDED      "ended"
+#define TOK_RUN_RECORD_DURATION   "duration_s"
+#define TOK_RUN_RECORD_EXIT       "exit"
+#define TOK_RUN_RECORD_KERNEL_LOG "kernel log"
+#define TOK_RUN_RECORD_SIGNAL     "signal " /* the exit value of a command a signal ended */
+
+enum tok_run_line {
+    TOK_RUN_LINE_FREE = 0, /* not a field: log input */
+    TOK_RUN_LINE_FIELD,    /* the first line or a field other than a readable exit status */
+    TOK_RUN_LINE_EXIT      /* the exit field, with a status */
+};
+
+/* How a recorded command ended. */
+struct tok_run_exit {
+    int status; /* 0..255, as a shell reports it: 128 + N for signal N */
+    int signal; /* N when a signal ended it, else 0 */
+};
+
+/* 1 when head (a member's first bytes) starts with a run record's first line. */
+int tok_is_run_record(const char *head, size_t len);
+
+/**
+ * tok_run_record_line() : what one line of a run record is. For TOK_RUN_LINE_EXIT, *ex (may be
+ * NULL) is the status it states.
+ */
+enum tok_run_line tok_run_record_line(const char *p, size_t len, struct tok_run_exit *ex);
 
 #endif /* TOK_H */

@@ -14,14 +14,23 @@
 #include <string.h>
 
 static const char *const tok_kind_names[TOK_KIND_COUNT] = {
-    [TOK_KIND_TEXT] = "text",         [TOK_KIND_TRAIN] = "train",
-    [TOK_KIND_STDERR] = "stderr",     [TOK_KIND_KERNEL] = "kernel",
-    [TOK_KIND_SMI] = "smi",           [TOK_KIND_SMI_Q] = "smi-q",
-    [TOK_KIND_SMI_XML] = "smi-xml",   [TOK_KIND_SMI_CSV] = "smi-csv",
-    [TOK_KIND_SMI_DMON] = "smi-dmon", [TOK_KIND_PIP] = "pip",
-    [TOK_KIND_PIP_LIST] = "pip-list", [TOK_KIND_COLLECT_ENV] = "collect-env",
-    [TOK_KIND_MEMINFO] = "meminfo",   [TOK_KIND_VLLM] = "vllm",
-    [TOK_KIND_NCCL] = "nccl",         [TOK_KIND_PREFLIGHT] = "preflight",
+    [TOK_KIND_TEXT] = "text",
+    [TOK_KIND_TRAIN] = "train",
+    [TOK_KIND_STDERR] = "stderr",
+    [TOK_KIND_KERNEL] = "kernel",
+    [TOK_KIND_SMI] = "smi",
+    [TOK_KIND_SMI_Q] = "smi-q",
+    [TOK_KIND_SMI_XML] = "smi-xml",
+    [TOK_KIND_SMI_CSV] = "smi-csv",
+    [TOK_KIND_SMI_DMON] = "smi-dmon",
+    [TOK_KIND_PIP] = "pip",
+    [TOK_KIND_PIP_LIST] = "pip-list",
+    [TOK_KIND_COLLECT_ENV] = "collect-env",
+    [TOK_KIND_MEMINFO] = "meminfo",
+    [TOK_KIND_VLLM] = "vllm",
+    [TOK_KIND_NCCL] = "nccl",
+    [TOK_KIND_PREFLIGHT] = "preflight",
+    [TOK_KIND_RUN_RECORD] = "run-record",
 };
 
 const char *tok_kind_name(enum tok_kind k)
@@ -200,12 +209,10 @@ static void score_line(struct classify_state *st, const char *l, size_t n)
     score_shapes(st, l + cut, n - cut, tagged);
 }
 
-static void score_shapes(struct classify_state *st, const char *l, size_t n, int tagged)
+/* The shapes of score_shapes(), by family; each returns 1 when the line's shape is decided. */
+static int shape_smi(struct classify_state *st, const char *l, size_t n, size_t b)
 {
     long *s = st->score;
-    size_t b = skip_blanks(l, n, 0);
-    if (b == n) return;
-
     /* -- nvidia-smi family -- */
     if (has(l, n, "NVSMI LOG")) s[TOK_KIND_SMI_Q] += W_DECISIVE;
     if (has(l, n, "<nvidia_smi_log")) {
@@ -217,26 +224,32 @@ static void score_shapes(struct classify_state *st, const char *l, size_t n, int
     if (starts(l, n, "| NVIDIA-SMI ")) s[TOK_KIND_SMI] += W_DECISIVE;
     if (starts(l, n, "+----") || starts(l, n, "|====") || starts(l, n, "+====")) {
         s[TOK_KIND_SMI] += W_NORMAL;
-        return;
+        return 1;
     }
     if (l[0] == '|' && l[n - 1] == '|') s[TOK_KIND_SMI] += W_WEAK;
     if (l[0] == '#' && (has(l, n, " gpu ") || has(l, n, "#gpu ") || starts(l, n, "#Date")) &&
         (has(l, n, "pwr") || has(l, n, " sm ") || has(l, n, "gtemp"))) {
         s[TOK_KIND_SMI_DMON] += W_DECISIVE;
-        return;
+        return 1;
     }
     if (starts(l, n, "# Idx") || starts(l, n, "#YYYYMMDD")) s[TOK_KIND_SMI_DMON] += W_NORMAL;
     if (has(l, n, ",") &&
         (has(l, n, "temperature.gpu") || has(l, n, "power.draw") || has(l, n, "utilization.gpu") ||
          has(l, n, "clocks.sm") || has(l, n, "clocks.current.sm") || has(l, n, "memory.used"))) {
         s[TOK_KIND_SMI_CSV] += W_DECISIVE;
-        return;
+        return 1;
     }
 
+    return 0;
+}
+
+static int shape_reports(struct classify_state *st, const char *l, size_t n)
+{
+    long *s = st->score;
     /* -- the skill's preflight -- */
     if (starts(l, n, "== G") && n > 5 && is_digit((unsigned char)l[4])) {
         s[TOK_KIND_PREFLIGHT] += W_STRONG;
-        return;
+        return 1;
     }
     if (l[0] == 'G' && n > 3 && is_digit((unsigned char)l[1])) {
         size_t i = 1;
@@ -246,14 +259,14 @@ static void score_shapes(struct classify_state *st, const char *l, size_t n, int
         for (size_t w = 0; w < AZ_ARRAY_LEN(st_words); w++)
             if (starts(l + i, n - i, st_words[w])) {
                 s[TOK_KIND_PREFLIGHT] += W_STRONG;
-                return;
+                return 1;
             }
     }
 
     /* -- environment reports -- */
     if (starts(l, n, "Collecting environment information")) {
         s[TOK_KIND_COLLECT_ENV] += W_DECISIVE;
-        return;
+        return 1;
     }
     static const char *const env_keys[] = {"PyTorch version:",
                                            "Is debug build:",
@@ -278,7 +291,7 @@ static void score_shapes(struct classify_state *st, const char *l, size_t n, int
     for (size_t k = 0; k < AZ_ARRAY_LEN(env_keys); k++)
         if (starts(l, n, env_keys[k])) {
             s[TOK_KIND_COLLECT_ENV] += W_NORMAL;
-            return;
+            return 1;
         }
 
     /* -- pip -- */
@@ -318,41 +331,47 @@ static void score_shapes(struct classify_state *st, const char *l, size_t n, int
     for (size_t k = 0; k < AZ_ARRAY_LEN(pip_lines); k++)
         if (starts(l, n, pip_lines[k])) {
             s[TOK_KIND_PIP] += W_NORMAL;
-            return;
+            return 1;
         }
     if (starts(l, n, "Package ") && has(l, n, " Version")) {
         st->pip_list_header = 1;
         s[TOK_KIND_PIP_LIST] += W_STRONG;
-        return;
+        return 1;
     }
     if (starts(l, n, "-----") && has(l, n, " -")) {
         s[TOK_KIND_PIP_LIST] += st->pip_list_header ? W_STRONG : W_WEAK;
-        return;
+        return 1;
     }
     if (is_freeze_line(l, n)) {
         s[TOK_KIND_PIP_LIST] += W_NORMAL;
-        return;
+        return 1;
     }
 
     /* -- memory -- */
     if (has(l, n, "total") && has(l, n, "used") && has(l, n, "free") &&
         (has(l, n, "buff/cache") || has(l, n, "shared") || has(l, n, "available"))) {
         s[TOK_KIND_MEMINFO] += W_STRONG;
-        return;
+        return 1;
     }
     if (starts(l, n, "Mem:") || starts(l, n, "Swap:")) {
         s[TOK_KIND_MEMINFO] += W_NORMAL;
-        return;
+        return 1;
     }
     if (is_meminfo_line(l, n)) {
         s[TOK_KIND_MEMINFO] += starts(l, n, "MemTotal:") ? W_STRONG : W_NORMAL;
-        return;
+        return 1;
     }
 
+    return 0;
+}
+
+static int shape_logs(struct classify_state *st, const char *l, size_t n, size_t b, int tagged)
+{
+    long *s = st->score;
     /* -- NCCL, vLLM -- */
     if (is_nccl_line(l + b, n - b)) {
         s[TOK_KIND_NCCL] += W_NORMAL;
-        return;
+        return 1;
     }
     if (starts(l, n, "NCCL version ")) s[TOK_KIND_NCCL] += W_NORMAL;
     if (tagged) s[TOK_KIND_VLLM] += W_WEAK;
@@ -362,36 +381,42 @@ static void score_shapes(struct classify_state *st, const char *l, size_t n, int
         starts(l + b, n - b, "{'eval_loss'") || starts(l + b, n - b, "{'train_loss'") ||
         starts(l + b, n - b, "{'grad_norm'")) {
         s[TOK_KIND_TRAIN] += W_STRONG;
-        return;
+        return 1;
     }
     if (has(l, n, "==((====))==") || has(l, n, "***** Running training *****")) {
         s[TOK_KIND_TRAIN] += W_STRONG;
-        return;
+        return 1;
     }
     if (starts(l + b, n - b, "Unsloth") || has(l, n, "torch/distributed/")) {
         s[TOK_KIND_TRAIN] += W_NORMAL;
-        return;
+        return 1;
     }
     if (has(l, n, "%|")) {
         /* tqdm "50/1000 [00:30<09:30,  1.67it/s]"; Lightning "Epoch 0: 100%|" */
         s[TOK_KIND_TRAIN] += starts(l + b, n - b, "Epoch ") ? W_STRONG : W_NORMAL;
-        return;
+        return 1;
     }
 
     /* -- Python tracebacks -- */
     if (has(l, n, "Traceback (most recent call last):")) {
         s[TOK_KIND_STDERR] += W_STRONG;
-        return;
+        return 1;
     }
     if (starts(l + b, n - b, "File \"") && has(l, n, "\", line ")) {
         s[TOK_KIND_STDERR] += W_NORMAL;
-        return;
+        return 1;
     }
     if (is_exception_line(l + b, n - b)) {
         s[TOK_KIND_STDERR] += W_NORMAL;
-        return;
+        return 1;
     }
 
+    return 0;
+}
+
+static void shape_stamp(struct classify_state *st, const char *l, size_t n, size_t b)
+{
+    long *s = st->score;
     /* -- by the timestamp -- */
     size_t end = 0;
     struct az_time t = tok_parse_time(TOK_KIND_TEXT, l, n, &end);
@@ -436,6 +461,15 @@ static void score_shapes(struct classify_state *st, const char *l, size_t n, int
         s[TOK_KIND_SMI_DMON] += W_WEAK;
     else if (is_smi_csv_row(l, n))
         s[TOK_KIND_SMI_CSV] += W_NORMAL;
+}
+
+static void score_shapes(struct classify_state *st, const char *l, size_t n, int tagged)
+{
+    size_t b = skip_blanks(l, n, 0);
+    if (b == n) return;
+    if (shape_smi(st, l, n, b) || shape_reports(st, l, n) || shape_logs(st, l, n, b, tagged))
+        return;
+    shape_stamp(st, l, n, b);
 }
 
 /* The kind a base name suggests, TOK_KIND_COUNT when none. */
@@ -494,6 +528,8 @@ enum tok_kind tok_classify(const char *name, const char *head, size_t len)
     char line[TOK_CLASSIFY_LINE_MAX];
     size_t i = 0, lines = 0;
     if (len >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0) i = 3; /* UTF-8 BOM */
+    /* gotcha's own run record says what it is on its first line (tok.h) */
+    if (head && tok_is_run_record(head + i, len - i)) return TOK_KIND_RUN_RECORD;
     while (i < len && lines < TOK_CLASSIFY_MAX_LINES) {
         /* One record up to LF or CR (tqdm redraws with CR), escape sequences dropped, cut at
          * TOK_CLASSIFY_LINE_MAX: classification needs only the start of a line. */

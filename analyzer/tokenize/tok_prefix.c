@@ -341,6 +341,28 @@ static int replica_suffix(const char *p, size_t i, size_t n)
  * Read template t against p[i..end). 1 and *next (the offset past the match) on success, with
  * the fields in c; 0 when the record does not have this shape.
  */
+/* A name conversion of a template (%s service, %S, %c, %o pod, %h/%H host, %a address) at i:
+ * its length, captured in c, or 0 when the bytes there are not one. */
+static size_t conv_name(const char *p, size_t end, size_t i, char conv, struct caps *c)
+{
+    if (i >= end || !is_alnum((unsigned char)p[i])) return 0;
+    size_t n = run(p, end, i, B_NAME, conv == 'o' ? PF_POD_MAX : PF_NAME_MAX);
+    if (conv == 's' && !replica_suffix(p, i, n)) return 0;
+    if (conv == 'H') { /* "worker-1", "node03": not a word such as "OSError" */
+        size_t k = 0;
+        while (k < n && p[i + k] != '-' && !is_digit((unsigned char)p[i + k])) k++;
+        if (k == n) return 0;
+    }
+    if (conv == 'H' && is_ipv4(p + i, n)) conv = 'a'; /* a hostfile of addresses */
+    put(c,
+        conv == 'o'                  ? CAP_POD
+        : conv == 'h' || conv == 'H' ? CAP_HOST
+        : conv == 'a'                ? CAP_IP
+                                     : CAP_SERVICE,
+        i, n);
+    return n;
+}
+
 static int match_tmpl(const char *p, size_t end, size_t i, const char *t, struct caps *c,
                       size_t *next)
 {
@@ -360,21 +382,8 @@ static int match_tmpl(const char *p, size_t end, size_t i, const char *t, struct
         case 'h':
         case 'H':
         case 'a':
-            if (i >= end || !is_alnum((unsigned char)p[i])) return 0;
-            n = run(p, end, i, B_NAME, conv == 'o' ? PF_POD_MAX : PF_NAME_MAX);
-            if (conv == 's' && !replica_suffix(p, i, n)) return 0;
-            if (conv == 'H') { /* "worker-1", "node03": not a word such as "OSError" */
-                size_t k = 0;
-                while (k < n && p[i + k] != '-' && !is_digit((unsigned char)p[i + k])) k++;
-                if (k == n) return 0;
-            }
-            if (conv == 'H' && is_ipv4(p + i, n)) conv = 'a'; /* a hostfile of addresses */
-            put(c,
-                conv == 'o'                  ? CAP_POD
-                : conv == 'h' || conv == 'H' ? CAP_HOST
-                : conv == 'a'                ? CAP_IP
-                                             : CAP_SERVICE,
-                i, n);
+            n = conv_name(p, end, i, conv, c);
+            if (!n) return 0;
             break;
         case 'g':
             n = run(p, end, i, B_TAG, PF_NAME_MAX);

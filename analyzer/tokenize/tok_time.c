@@ -464,6 +464,42 @@ static enum tok_level level_from_word(const char *w, size_t n, unsigned char nex
     return TOK_LEVEL_NONE;
 }
 
+/* A structured log's level field: {"level":"warn", ...} (zap, logrus, bunyan's string levels),
+ * "severity" or "lvl" keys, in the first JSON_LEVEL_SPAN bytes of an object; the value read
+ * case-insensitively. */
+#define JSON_LEVEL_SPAN 200
+static enum tok_level json_level(const char *p, size_t len)
+{
+    static const char *const keys[] = {"\"level\":", "\"severity\":", "\"lvl\":"};
+    static const struct {
+        const char *word;
+        enum tok_level level;
+    } words[] = {
+        {"debug", TOK_LEVEL_DEBUG},    {"trace", TOK_LEVEL_DEBUG}, {"info", TOK_LEVEL_INFO},
+        {"notice", TOK_LEVEL_INFO},    {"warn", TOK_LEVEL_WARN},   {"warning", TOK_LEVEL_WARN},
+        {"error", TOK_LEVEL_ERROR},    {"err", TOK_LEVEL_ERROR},   {"fatal", TOK_LEVEL_FATAL},
+        {"critical", TOK_LEVEL_FATAL}, {"panic", TOK_LEVEL_FATAL}, {"dpanic", TOK_LEVEL_FATAL}};
+    size_t span = AZ_MIN(len, (size_t)JSON_LEVEL_SPAN);
+    for (size_t k = 0; k < AZ_ARRAY_LEN(keys); k++) {
+        const char *at = az_memcasemem(p, span, keys[k], strlen(keys[k]));
+        if (!at) continue;
+        size_t v = (size_t)(at - p) + strlen(keys[k]);
+        while (v < len && p[v] == ' ') v++;
+        if (v >= len || p[v] != '"') continue;
+        size_t e = ++v;
+        while (e < len && e - v < 10 && p[e] != '"') e++;
+        if (e >= len || p[e] != '"') continue;
+        for (size_t w = 0; w < AZ_ARRAY_LEN(words); w++) {
+            size_t n = strlen(words[w].word);
+            if (e - v != n) continue;
+            size_t i = 0;
+            while (i < n && (p[v + i] | 0x20) == words[w].word[i]) i++;
+            if (i == n) return words[w].level;
+        }
+    }
+    return TOK_LEVEL_NONE;
+}
+
 enum tok_level tok_level_word(const char *p, size_t n)
 {
     return level_from_word(p, n, ' ');
@@ -506,6 +542,10 @@ enum tok_level tok_parse_level(const char *p, size_t len)
         while (j < len && j - i <= 3 && is_digit((unsigned char)p[j]))
             prio = prio * 10 + (unsigned)(p[j++] - '0');
         if (j < len && p[j] == '>') return tok_level_of_priority(prio);
+    }
+    if (i < len && p[i] == '{') {
+        enum tok_level jl = json_level(p + i, len - i);
+        if (jl != TOK_LEVEL_NONE) return jl;
     }
     /* glog letter: "I1129 ...", "[E1129 ...", "[W321 ..." after a rank tag, and the stamp-less
      * "[E ProcessGroupNCCL.cpp:458]" of older PyTorch. */

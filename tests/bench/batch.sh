@@ -12,6 +12,7 @@ bin=${GOTCHA_BIN:?set GOTCHA_BIN}
 runs=${BATCH_RUNS:-2000}
 size=${BATCH_RUN_SIZE:-2000000}
 out=$here/out/batch
+rm -f "$out/failed" # a stale mark of an earlier run
 mkdir -p "$out"
 stamp=$out/runs.$runs.$size
 if [ ! -f "$stamp" ]; then
@@ -42,7 +43,10 @@ cat -- "$out/base.log" > /dev/null # warm the page cache
 
 measure() { # label, then the command: prints wall seconds and peak RSS KiB
     label=$1; shift
-    /usr/bin/time -f '%e %M' -o "$out/time" "$@" > "$out/rows" 2>/dev/null || true
+    # batch's statuses are 0..2 (a run failed, a run had nothing to read); past 2 is a crash
+    st=0
+    /usr/bin/time -f '%e %M' -o "$out/time" "$@" > "$out/rows" 2>/dev/null || st=$?
+    if [ "$st" -gt 2 ]; then echo "FAIL $label: exit $st" >&2; : > "$out/failed"; fi
     set -- $(cat "$out/time")
     echo "$label $1 $2"
 }
@@ -67,3 +71,4 @@ awk -v n="$runs" -v mb="$total" -v t1="$t1" -v t2="$t2" -v r1="$rss1" -v r2="$rs
     printf "%-28s %8.2f\n", "batch -j2 --cache (first)", tf
     printf "%-28s %8.2f   (%.1f%% of the first)\n", "batch -j2 --cache (re-scan)", tc, 100 * tc / tf
 }'
+[ ! -f "$out/failed" ] || { echo "bench batch: a batch run failed (above)" >&2; exit 1; }

@@ -10,7 +10,9 @@
 #                once the escape sequences are removed
 #   escape line  one line of "ESC[0m" repeated: one record, cut at --max-line, the rest skipped
 # Each is made once into tests/bench/out/ (gzip -9), then scanned once with the default -j; printed: wall
-# seconds, records read (from the JSON report), peak RSS. Target: each under 10 s (issue 15).
+# seconds, records read (from the JSON report), peak RSS. Target: each under 10 s (issue 15), and a
+# gate: a bomb that crashes gotcha (an exit status past 1, a signal), writes no report, or takes
+# BOMB_MAX_S (10) seconds or more fails the script (exit 1, after the whole table).
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -45,16 +47,27 @@ make_bomb() { # NAME: tests/bench/out/bomb-NAME-SIZE.gz from the generator of th
     mv "$f.tmp" "$f"
 }
 
+MAX_S=${BOMB_MAX_S:-10}
+failed=0
 printf '%-14s %10s %9s %12s %10s\n' bomb "gz bytes" "wall s" records "RSS KiB"
 for b in newlines cr erase-cr escape-line; do
     make_bomb "$b"
     f=$OUT/bomb-$b-$SIZE.gz
+    rm -f "$OUT/bomb.json"
     t0=$(date +%s%N)
+    st=0
     /usr/bin/time -f %M -o "$OUT/bomb.rss" "$GOTCHA_BIN" scan -q -f json -o "$OUT/bomb.json" "$f" ||
-        true
+        st=$?
     t1=$(date +%s%N)
-    recs=$(sed -n 's/^  "records": \([0-9]*\),*$/\1/p' "$OUT/bomb.json")
-    printf '%-14s %10s %9s %12s %10s\n' "$b" "$(wc -c <"$f")" \
-        "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')" "$recs" \
+    recs=$(sed -n 's/^  "records": \([0-9]*\),*$/\1/p' "$OUT/bomb.json" 2>/dev/null)
+    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
+    printf '%-14s %10s %9s %12s %10s\n' "$b" "$(wc -c <"$f")" "$secs" "$recs" \
         "$(tail -n 1 "$OUT/bomb.rss")"
+    # /usr/bin/time passes the command's status on (a signal: 128+N)
+    if [ "$st" -gt 1 ]; then echo "FAIL $b: gotcha exited with $st" >&2; failed=1; fi
+    if [ -z "$recs" ]; then echo "FAIL $b: no JSON report written" >&2; failed=1; fi
+    if awk -v s="$secs" -v m="$MAX_S" 'BEGIN { exit !(s >= m) }'; then
+        echo "FAIL $b: $secs s, the bound is under $MAX_S s" >&2; failed=1
+    fi
 done
+exit $failed

@@ -48,7 +48,13 @@ TIMEF=$OUT/time.out
 RUNS=${BENCH_RUNS:-3}
 now_ns() { date +%s%N; }
 # measure LABEL N CMD...: the fastest of N runs (shared machines are noisy; the fastest is the
-# least disturbed), its wall seconds and the largest peak RSS (KiB) seen; stdout discarded.
+# least disturbed), its wall seconds and the largest peak RSS (KiB) seen; stdout discarded. Exit
+# 0 or 1 is a result (gotcha: a failed run found; grep: no line matched); anything past 1 (an
+# error, a crash: 128+N) fails the bench, after its table.
+bench_failed=0
+check_status() { # STATUS LABEL
+    if [ "$1" -gt 1 ]; then echo "FAIL $2: exit $1 (see $OUT/stderr.log)" >&2; bench_failed=1; fi
+}
 measure() {
     label=$1
     n=$2
@@ -58,11 +64,15 @@ measure() {
     while [ "$k" -lt "$n" ]; do
         t0=$(now_ns)
         if [ -x /usr/bin/time ]; then
-            /usr/bin/time -f %M -o "$TIMEF" "$@" >/dev/null 2>>"$OUT/stderr.log" || true
+            st=0
+            /usr/bin/time -f %M -o "$TIMEF" "$@" >/dev/null 2>>"$OUT/stderr.log" || st=$?
+            check_status "$st" "$label"
             r=$(tail -n 1 "$TIMEF")
             if [ "$rss" = - ] || [ "$r" -gt "$rss" ]; then rss=$r; fi
         else
-            "$@" >/dev/null 2>>"$OUT/stderr.log" || true
+            st=0
+            "$@" >/dev/null 2>>"$OUT/stderr.log" || st=$?
+            check_status "$st" "$label"
         fi
         t1=$(now_ns)
         best=$(awk -v a="$t0" -v b="$t1" -v m="$best" \
@@ -135,3 +145,4 @@ if [ "$HAVE_GOTCHA" = 1 ]; then
         printf "ingest+tokenize / cat      %5.2f   ingest+tokenize .zst / zstd -dc  %5.2f\n", i / c, iz / zd
     }'
 fi
+[ "$bench_failed" -eq 0 ] || { echo "bench: a command failed (above)" >&2; exit 1; }

@@ -18,3 +18,7 @@ printf 'garbage\n' > bad2.db
 "$GOTCHA_BIN" batch -q --cache bad2.db shelf > rebuilt
 cmp third rebuilt && echo "rebuilt cache gives the same rows"
 head -c 20 bad2.db; echo
+# a cache of the previous format (rows without the dashboard facts) is stale: rebuilt silently
+{ echo "gotcha-batch-cache/1 0123456789abcdef"; tail -n +2 c.db | cut -f1; } > old.db
+"$GOTCHA_BIN" batch --cache old.db shelf 2>&1 >/dev/null | grep -c 'cache' | sed 's/^/warnings about an old cache: /'
+head -c 20 old.db; echo

@@ -6,4 +6,4 @@
 cmp j1 j2 && cmp j1 j4 && echo "same rows for -j1, -j2, -j4 ($(wc -l < j1) runs)"
 # the batch verdict of a run is the scan verdict
 v=$("$GOTCHA_BIN" scan -f json shelf/team-a/2026-11/job-101 | sed -n 's/^    "id": "\(.*\)",$/\1/p' | head -1)
-grep -q "\"run\":\"shelf/team-a/2026-11/job-101\",\"verdict\":\"$v\"" j1 && echo "batch verdict = scan verdict ($v)"
+grep -q "\"run\":\"shelf/team-a/2026-11/job-101\",\"outcome\":\"[a-z-]*\",\"verdict\":\"$v\"" j1 && echo "batch verdict = scan verdict ($v)"

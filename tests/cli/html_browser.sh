@@ -6,6 +6,5 @@
 echo "scan exit $?"
 sh ../tools/check_html.sh "$TEST_TMP/report.html" "$TEST_TMP/report.png" > "$TEST_TMP/check.out"
 status=$?
-# the colour count depends on the browser's fonts and version: not part of the golden
-sed 's/, [0-9]* distinct colours sampled,/, N distinct colours sampled,/' "$TEST_TMP/check.out"
+cat "$TEST_TMP/check.out"
 exit $status

@@ -13,7 +13,7 @@ run=run
     "$live/oom-run.sh" > "$TEST_TMP/out" 2> "$TEST_TMP/err"
 echo "exit $?"
 echo "-- stdout"; cat "$TEST_TMP/out"
-echo "-- stderr"; mask_times < "$TEST_TMP/err"
+echo "-- stderr"; mask_times < "$TEST_TMP/err" | mask_conf
 echo "-- files"; (cd "$run" && ls)
 echo "-- run.txt"; mask_times < "$run/run.txt"
 echo "-- kernel.log"; cat "$run/kernel.log"
@@ -51,4 +51,4 @@ use_gpu gb10 gb10-cu128
     sh -c 'echo "Epoch 1/3"; kill -SEGV $$' 2> "$TEST_TMP/err"
 echo "segfault exit $?"
 sed -n '/^exit/,/^kernel/p' seg/run.txt
-mask_times < "$TEST_TMP/err" | sed -n '1,12p'
+mask_times < "$TEST_TMP/err" | mask_conf | sed -n '1,12p'

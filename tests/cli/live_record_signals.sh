@@ -4,7 +4,10 @@
 # the command has ended (its note comes after the command's last words).
 . ./live_setup.inc
 mkdir -p "$TEST_TMP/bin"
-ln -s "$GOTCHA_REAL_PYTHON" "$TEST_TMP/bin/python3"
+# the python3 stand-in (the real interpreter with -S, no PYTHONPATH): never this machine's
+# site-packages, so a machine with torch installed gives the same output as one without
+unset PYTHONPATH
+ln -s "$live/bin/python3" "$TEST_TMP/bin/python3"
 PATH=$TEST_TMP/bin:$base_path # no nvidia-smi: the host path of a machine without a driver
 wait_line() { # FILE TEXT: at most 10 s
     i=0

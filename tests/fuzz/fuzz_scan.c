@@ -77,7 +77,7 @@ static struct out write_report(const struct corr_result *r, enum report_format f
     struct out o = {NULL, 0};
     FILE *fp = open_memstream(&o.buf, &o.len);
     fuzz_require(fp != NULL);
-    struct report_options ro = {0, redact, verbose, "0.0.0-fuzz"};
+    struct report_options ro = {0, redact, verbose, "0.0.0-fuzz", NULL};
     fuzz_require(report_write(fp, f, r, fuzz_shipped_pack(), &ro) == AZ_OK);
     fuzz_require(fclose(fp) == 0);
     fuzz_require(utf8_valid((const unsigned char *)o.buf, o.len));

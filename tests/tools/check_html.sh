@@ -4,7 +4,10 @@
 # Opens a gotcha HTML report in Debian's headless chromium and checks that
 #  - the page logs no console error ("Uncaught ...", "ERROR:CONSOLE" lines for the page), and no
 #    blocked request (the page must not fetch anything: its CSP forbids it, a violation is logged);
-#  - the screenshot is not blank: more than one colour (python3 reads the PNG, stdlib only).
+#  - the screenshot is not blank: the page's text is drawn, so that at least MIN_INK_PCT of the
+#    sampled pixels differ from the background (the most common colour) and at least MIN_COLOURS
+#    distinct colours are seen (python3 reads the PNG, stdlib only). Two colours are not enough:
+#    a blank page with one rule or a scrollbar has two.
 # Prints "OK: ..." and exits 0, or "FAIL: ..." and exits 1. Without chromium (or python3) it prints
 # "SKIP: chromium not installed" and exits 77, the harness's skip status (tests/cli/run.sh counts
 # it as skipped, never as passed); `make deps` installs chromium.
@@ -19,6 +22,7 @@ for b in chromium chromium-browser; do
 done
 [ -n "$browser" ] || { echo "SKIP: chromium not installed"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
+# (run.sh turns those skips into failures under CI=1)
 
 abs=$(cd "$(dirname "$file")" && pwd)/$(basename "$file")
 work=$(mktemp -d)
@@ -85,11 +89,20 @@ def pixels(path):
     return w, h, bpp, out
 
 w, h, bpp, rows = pixels(sys.argv[1])
-colours = set()
+# A rendered report: text in several colours (headings, lanes, badges) over a background.
+# MIN_INK_PCT: a page of a few short lines inks ~1 % of a 1280x2000 window; a blank one 0.
+MIN_COLOURS = 8
+MIN_INK_PCT = 0.2
+counts = {}
 for row in rows[::4]:
     for x in range(0, w * bpp, bpp * 4):
-        colours.add(row[x:x + 3])
-if len(colours) < 2:
-    raise SystemExit("FAIL: blank screenshot (one colour)")
-print("OK: %dx%d screenshot, %d distinct colours sampled, no console errors" % (w, h, len(colours)))
+        px = row[x:x + 3]
+        counts[px] = counts.get(px, 0) + 1
+total = sum(counts.values())
+ink = 100.0 * (total - max(counts.values())) / total
+if len(counts) < MIN_COLOURS or ink < MIN_INK_PCT:
+    raise SystemExit("FAIL: blank screenshot (%d colours, %.2f %% of pixels off the background)" %
+                     (len(counts), ink))
+print("OK: %dx%d screenshot, at least %d colours sampled, ink over %.1f %%, no console errors" %
+      (w, h, MIN_COLOURS, MIN_INK_PCT))
 EOF

@@ -8,7 +8,12 @@ Every other regular file under the scenario directory (recursively, sorted by re
 
 Scores: top-1 (verdict id == expected; "none" verdict for expected "none"), top-3 (expected among the first three
 findings, or verdict "none" for "none"), false verdicts (a G-verdict where "none" was expected).
-Exit status: 0 when top-1 >= 95% and no false verdict on a healthy-* scenario, 1 otherwise, 2 on usage errors.
+Gate (--gate, what `make eval` runs): every scenario right, no false verdict, and every labelled first
+error named, except the scenarios listed in the known-failures file (--known=FILE: one "NAME: reason"
+a line, # comments), each with its reason. A listed scenario that now passes fails the gate too (the
+list must shrink with the fix). Without --gate (eval-real: a measurement) the exit status is 0 unless
+the run itself broke (2: usage, 3: a scenario could not be scanned: a crash, a timeout, no report).
+Exit status under --gate: 0 the gate holds, 1 it does not, 2 usage error.
 """
 import json
 import os
@@ -89,6 +94,30 @@ def findings_of(rep):
     return ids
 
 
+def possible_of(rep):
+    """The ids of the report's possible list (only without a verdict), in its order."""
+    p = rep.get("possible") if rep else None
+    if not isinstance(p, list):
+        return []
+    return [str(x["id"]) for x in p if isinstance(x, dict) and x.get("id")]
+
+
+def possible_rows(rows):
+    """Runs of a gotcha failure the verdict left at none: (with partial evidence, of them the ones
+    whose possible list holds the label, all of them, of those the ones it holds the label).
+    Partial evidence: the scoring saw the label (among the findings) or the possible list names it."""
+    pos = [r for r in rows if r["expected"] not in ("none", "?") and r["got"] == "none"]
+    partial = [r for r in pos if r["expected"] in r.get("findings", []) or r["expected"] in r.get("possible", [])]
+    return (partial, [r for r in partial if r["expected"] in r.get("possible", [])],
+            pos, [r for r in pos if r["expected"] in r.get("possible", [])])
+
+
+def possible_noise(rows):
+    """'none' runs the verdict got right whose report still names a possible gotcha."""
+    neg = [r for r in rows if r["expected"] == "none" and r["got"] == "none"]
+    return neg, [r for r in neg if r.get("possible")]
+
+
 def root_of(exp):
     """The labelled root line "file:line" as (file, line), or None."""
     r = exp.get("root")
@@ -112,9 +141,9 @@ def evidence_of(exp):
     """evidence_in_text: can the label be named from the log files alone? yes / partly / no, or None
     when the case does not say (miners write true/false; an audit writes yes/partly/no)."""
     v = exp.get("evidence_in_text")
-    if v is True:
+    if v is True or v == "true":
         return "yes"
-    if v is False:
+    if v is False or v == "false":
         return "no"
     return v if v in ("yes", "partly", "no") else None
 
@@ -139,7 +168,9 @@ def summary(rows):
     fe = fe_labelled(rows)
     root = [r for r in rows if r.get("root")]
     yes = [r for r in pos if r.get("evident") == "yes"]
+    partial, held, _, _ = possible_rows(rows)
     return dict(cases=len(rows), pos=pct(sum(r["ok"] for r in pos), len(pos)),
+                possible=pct(len(held), len(partial)),
                 evident=pct(sum(r["ok"] for r in yes), len(yes)) if yes else None,
                 top1=pct(sum(r["ok"] for r in rows), len(rows)),
                 false=sum(r["false_verdict"] for r in neg), neg=len(neg),
@@ -182,7 +213,8 @@ def main():
         if save and rep is not None:
             with open(os.path.join(save, name.replace("/", "__") + ".json"), "w") as f:
                 json.dump(dict(verdict=rep.get("verdict"), findings=rep.get("findings"),
-                               first_error=rep.get("first_error"), outcome=rep.get("outcome")),
+                               first_error=rep.get("first_error"), outcome=rep.get("outcome"),
+                               possible=rep.get("possible")),
                           f, indent=1, sort_keys=True)
         if rep is None:
             got, fids, got_fe = "error", [], None
@@ -208,6 +240,7 @@ def main():
                          got_first_error=got_fe, root=want_root, got_root=have_root,
                          root_ok=want_root is not None and have_root == want_root,
                          platform=str(exp.get("platform", "unknown")),
+                         findings=fids, possible=possible_of(rep),
                          evident=evidence_of(exp)))
 
     # per scenario
@@ -253,6 +286,13 @@ def main():
             print("  where the log text alone shows the label (evidence_in_text %s): %s" %
                   (k, pct(sum(r["ok"] for r in sub), len(sub))))
 
+    partial, held, pos_none, held_all = possible_rows(rows)
+    print("possible holds the label where the verdict is none on a gotcha failure: %s with partial "
+          "evidence (the label among the findings), %s of all" %
+          (pct(len(held), len(partial)), pct(len(held_all), len(pos_none))))
+    neg_none, noisy = possible_noise(rows)
+    print("possible names a gotcha on 'none' runs (noise): %s" % pct(len(noisy), len(neg_none)))
+
     falses = [r for r in rows if r["false_verdict"]]
     print("false verdicts (G-verdict on a 'none' run): %d" % len(falses))
     for r in falses:
@@ -281,11 +321,12 @@ def main():
     batches = sorted({batch_of(r["name"]) for r in rows} - {""})
     if batches:
         print()
-        print("per batch: cases, gotcha named on its failures, top-1, false verdicts, first error, root line")
+        print("per batch: cases, gotcha named on its failures, top-1, false verdicts, first error, root line, "
+              "possible holds the label (verdict none, partial evidence)")
         for b in batches:
             s = summary([r for r in rows if batch_of(r["name"]) == b])
-            print("  %-6s %3d  named %-14s top-1 %-14s false %d/%d  first error %-12s root %s%s" % (
-                b, s["cases"], s["pos"], s["top1"], s["false"], s["neg"], s["fe"], s["root"],
+            print("  %-6s %3d  named %-14s top-1 %-14s false %d/%d  first error %-12s root %-12s possible %s%s" % (
+                b, s["cases"], s["pos"], s["top1"], s["false"], s["neg"], s["fe"], s["root"], s["possible"],
                 "  named where the text shows it %s" % s["evident"] if s["evident"] else ""))
         plats = sorted({r["platform"] for r in rows})
         print("per platform: " + ", ".join("%s %d" % (p, sum(r["platform"] == p for r in rows)) for p in plats))
@@ -298,10 +339,66 @@ def main():
             if line.startswith("|"):
                 print("  " + line.rstrip())
 
-    healthy_false = [r for r in falses if os.path.basename(r["name"]).startswith("healthy")]
-    if top1 < 95.0 or healthy_false:
-        return 1
-    return 0
+    broken = [r for r in rows if r["error"] and r["got"] in ("error", "?")]
+    if "gate" not in opts:
+        print("measurement, not a gate (top-1 and false verdicts are reported above)")
+        for r in broken:
+            print("  could not scan %s: %s" % (r["name"], r["error"]))
+        return 3 if broken else 0
+    return gate(rows, opts.get("known"))
+
+
+def read_known(path):
+    """NAME: reason lines of the known-failures file; a line without its reason is an error."""
+    known, bad = {}, []
+    if not path:
+        return known, bad
+    for n, line in enumerate(open(path, encoding="utf-8"), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, _, why = line.partition(":")
+        if not why.strip():
+            bad.append("%s:%d: %r has no reason" % (path, n, line))
+        known[name.strip()] = why.strip()
+    return known, bad
+
+
+def gate(rows, known_path):
+    """Each scenario's own problems: a wrong verdict, a false verdict, a first error not named."""
+    known, bad = read_known(known_path)
+    problems = {}
+    for r in rows:
+        p = []
+        if not r["ok"]:
+            p.append("expected %s, got %s" % (r["expected"], r["got"]))
+        if r["false_verdict"]:
+            p.append("false verdict %s" % r["got"])
+        if r.get("first_error") and r.get("got_first_error") != r["first_error"]:
+            p.append("first error %s, labelled %s" % (r.get("got_first_error"), r["first_error"]))
+        if p:
+            problems[r["name"]] = p
+    names = {r["name"] for r in rows}
+    status = 0
+    for b in bad:
+        print("gate: " + b)
+        status = 1
+    for name in sorted(set(known) - names):
+        print("gate: known failure %s is no scenario" % name)
+        status = 1
+    for name, p in sorted(problems.items()):
+        if name in known:
+            print("gate: known failure %s (%s): %s" % (name, known[name], "; ".join(p)))
+        else:
+            print("gate: FAIL %s: %s" % (name, "; ".join(p)))
+            status = 1
+    for name in sorted(set(known) & names - set(problems)):
+        print("gate: FAIL %s passes but is listed as a known failure: remove it from %s" %
+              (name, known_path))
+        status = 1
+    print("gate: %s (%d scenarios, %d with a problem, %d known)" %
+          ("held" if status == 0 else "FAILED", len(rows), len(problems), len(known)))
+    return status
 
 
 if __name__ == "__main__":

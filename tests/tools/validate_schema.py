@@ -3,7 +3,7 @@
 
 A small JSON Schema (draft 2020-12) validator, Python standard library only, for the keywords
 gotcha's schemas use: type (a name or a list), properties, required, additionalProperties (bool
-or schema), items, enum, const, minimum, maximum, minLength, pattern, $ref to "#/$defs/NAME", and
+or schema), items, maxItems, enum, const, minimum, maximum, minLength, pattern, $ref to "#/$defs/NAME", and
 the annotations $schema, $id, $defs, title, description. Any other keyword is an error rather than
 silently ignored, so a schema cannot claim more than this checks.
 
@@ -16,7 +16,7 @@ import sys
 
 ANNOTATIONS = {"$schema", "$id", "$defs", "title", "description", "$comment", "examples"}
 SUPPORTED = ANNOTATIONS | {"type", "properties", "required", "additionalProperties", "items",
-                           "enum", "const", "minimum", "maximum", "minLength", "pattern", "$ref"}
+                           "maxItems", "enum", "const", "minimum", "maximum", "minLength", "pattern", "$ref"}
 
 
 class SchemaError(Exception):
@@ -96,6 +96,8 @@ def validate(root, schema, value, path, errors):
                 validate(root, props[key], sub, child, errors)
             else:
                 validate(root, extra, sub, child, errors)
+    if isinstance(value, list) and "maxItems" in schema and len(value) > schema["maxItems"]:
+        errors.append("%s: more than %d items" % (where, schema["maxItems"]))
     if isinstance(value, list) and "items" in schema:
         for i, sub in enumerate(value):
             validate(root, schema["items"], sub, "%s/%d" % (path, i), errors)

@@ -118,7 +118,7 @@ Test(batch, csv_quotes_fields_with_commas_and_quotes)
     /* as many fields as the header names, with and without the duration_ms column */
     size_t commas_header = 0, commas_row = 0;
     for (const char *p = report_batch_csv_header(0); *p; p++) commas_header += *p == ',';
-    cr_assert_eq(commas_header, 9);
+    cr_assert_eq(commas_header, 11);
     cr_assert_null(strstr(report_batch_csv_header(0), "duration_ms"));
     row.timed = 1;
     row.duration_ms = 41;
@@ -126,7 +126,7 @@ Test(batch, csv_quotes_fields_with_commas_and_quotes)
     report_batch_row_csv(&out, &row);
     commas_header = 0;
     for (const char *p = report_batch_csv_header(1); *p; p++) commas_header += *p == ',';
-    cr_assert_eq(commas_header, 10);
+    cr_assert_eq(commas_header, 12);
     cr_assert_not_null(strstr(out.data, ",0,0,41,"), "%s", out.data);
     /* the quoted fields hold two commas and no column: count those outside quotes */
     int quoted = 0;
@@ -161,4 +161,35 @@ Test(batch, row_json_has_duration_only_when_timed)
     report_batch_row_free(&back);
     report_batch_row_free(&row);
     free(js);
+}
+
+/* The outcome travels with the row (NDJSON "outcome", CSV's second column), null for a run that
+ * could not be read; a row without the field (an older cache line) is not a row of this shape. */
+Test(batch, row_outcome_round_trips_and_is_required)
+{
+    struct report_batch_row row, back;
+    report_batch_row_error(&row, "runs/job-1", "cannot be read");
+    char *js = report_batch_row_json(&row);
+    cr_assert_not_null(strstr(js, "\"run\":\"runs/job-1\",\"outcome\":null,"), "%s", js);
+    free(js);
+    free(row.outcome);
+    row.outcome = strdup("failed");
+    free(row.fingerprint_text);
+    row.fingerprint_text = strdup("KeyError: 'labels'");
+    js = report_batch_row_json(&row);
+    cr_assert_not_null(strstr(js, "\"outcome\":\"failed\""), "%s", js);
+    cr_assert_eq(report_batch_row_parse(&back, js, strlen(js)), AZ_OK);
+    cr_assert_str_eq(back.outcome, "failed");
+    report_batch_row_free(&back);
+    struct az_buf csv = AZ_BUF_INIT;
+    report_batch_row_csv(&csv, &row);
+    cr_assert_eq(strncmp(csv.data, "runs/job-1,failed,", 18), 0, "%s", csv.data);
+    cr_assert_not_null(strstr(csv.data, ",KeyError: 'labels',"), "%s", csv.data);
+    az_buf_free(&csv);
+    const char *old = "{\"schema\":\"gotcha.batch/1\",\"run\":\"x\",\"verdict\":\"none\","
+                      "\"confidence\":0.0,\"first_error\":null,\"findings\":[],\"inputs\":1,"
+                      "\"skipped\":0,\"error\":null}";
+    cr_assert_eq(report_batch_row_parse(&back, old, strlen(old)), AZ_FAIL);
+    free(js);
+    report_batch_row_free(&row);
 }

@@ -203,7 +203,7 @@ Test(cli, default_format_is_text)
 
 Test(cli, format_list_keeps_order_and_drops_duplicates)
 {
-    struct parsed p = parse_args("-f", "md,json,md,html", "x.log", NULL);
+    struct parsed p = parse_args("-f", "md,json,md,html", "-o", "report", "x.log", NULL);
     cr_assert_eq(p.rc, 0);
     cr_assert_eq(p.o.nformats, 3);
     cr_assert_eq(p.o.formats[0], REPORT_MD);
@@ -424,10 +424,11 @@ Test(cli, exit_codes_are_pinned)
     cr_assert_eq(CLI_EXIT_CLEAN, 0);
     cr_assert_eq(CLI_EXIT_FINDINGS, 1);
     cr_assert_eq(CLI_EXIT_ERROR, 2);
-    cr_assert_eq(cli_scan_exit_code(0, 0, 0), CLI_EXIT_CLEAN);
-    cr_assert_eq(cli_scan_exit_code(0, 1, 0), CLI_EXIT_FINDINGS);
-    cr_assert_eq(cli_scan_exit_code(1, 1, 0), CLI_EXIT_ERROR, "a missing named path wins");
-    cr_assert_eq(cli_scan_exit_code(0, 1, 1), CLI_EXIT_ERROR, "a failed write wins");
+    cr_assert_eq(cli_scan_exit_code(0, 0, 0, 0), CLI_EXIT_CLEAN);
+    cr_assert_eq(cli_scan_exit_code(0, 1, 0, 0), CLI_EXIT_FINDINGS);
+    cr_assert_eq(cli_scan_exit_code(0, 0, 1, 0), CLI_EXIT_FINDINGS, "a failed run, no gotcha");
+    cr_assert_eq(cli_scan_exit_code(1, 1, 0, 0), CLI_EXIT_ERROR, "a missing named path wins");
+    cr_assert_eq(cli_scan_exit_code(0, 1, 1, 1), CLI_EXIT_ERROR, "a failed write wins");
 }
 
 Test(cli, pack_dir_option_beats_environment)
@@ -461,13 +462,73 @@ Test(cli, pack_dir_beside_executable_then_datadir)
 
 /* ---- whole command lines ---- */
 
-Test(cli, no_arguments_prints_usage_and_exits_2)
+/* With standard input not a terminal, `gotcha` alone reads it (`cat dmesg | gotcha`); on a
+ * terminal it prints the usage (tests/cli/no_args.sh, through a pseudo-terminal). The test's own
+ * process (criterion forks one per test) gets a file as standard input. */
+Test(cli, no_arguments_reads_standard_input_when_it_is_not_a_terminal)
 {
+    char path[] = "/tmp/gotcha-test-stdin.XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    const char xid[] = "NVRM: Xid (PCI:0000:01:00): 79, pid=123, GPU has fallen off the bus.\n";
+    cr_assert_eq(write(fd, xid, sizeof xid - 1), (ssize_t)(sizeof xid - 1));
+    cr_assert_eq(lseek(fd, 0, SEEK_SET), 0);
+    cr_assert_geq(dup2(fd, 0), 0);
+    close(fd);
+    unlink(path);
     struct ran r = run_args(NULL);
-    cr_assert_eq(r.rc, CLI_EXIT_ERROR);
-    cr_assert_eq(r.outlen, 0);
-    cr_assert(strncmp(r.err, "Usage: gotcha ", 14) == 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "<stdin>"), "%s%s", r.out, r.err);
+    cr_assert_null(strstr(r.err, "Usage: gotcha "), "%s", r.err);
     ran_free(&r);
+}
+
+Test(cli, several_formats_need_an_output_base)
+{
+    struct parsed p = parse_args("-f", "json,md", "x.log", NULL);
+    cr_assert_eq(p.rc, CLI_EXIT_ERROR);
+    cr_assert_not_null(strstr(p.err, "several formats need -o BASE"), "%s", p.err);
+    parsed_free(&p);
+    p = parse_args("-f", "json", "x.log", NULL);
+    cr_assert_eq(p.rc, 0, "one format goes to standard output");
+    parsed_free(&p);
+}
+
+/* A first word that is neither a command nor a path is a mistyped command; a word that names a
+ * file, or a path, is scanned. Runs in the test's own temporary directory. */
+Test(cli, unknown_command_suggests_the_nearest)
+{
+    char dir[] = "/tmp/gotcha-test-cmd.XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(chdir(dir), 0);
+    static const char *const typos[][2] = {{"prefight", "preflight"}, {"colect", "collect"},
+                                           {"bacth", "batch"},        {"expalin", "explain"},
+                                           {"scna", "scan"},          {"recrod", "record"}};
+    for (size_t i = 0; i < sizeof typos / sizeof typos[0]; i++) {
+        struct parsed p = parse_args(typos[i][0], NULL);
+        char want[96];
+        snprintf(want, sizeof want, "unknown command '%s' (did you mean '%s'?)", typos[i][0],
+                 typos[i][1]);
+        cr_assert_eq(p.rc, CLI_EXIT_ERROR, "%s", typos[i][0]);
+        cr_assert_not_null(strstr(p.err, want), "%s", p.err);
+        parsed_free(&p);
+    }
+    struct parsed p = parse_args("frobnicate", NULL);
+    cr_assert_eq(p.rc, CLI_EXIT_ERROR);
+    cr_assert_not_null(strstr(p.err, "unknown command 'frobnicate', and no file of that name"));
+    parsed_free(&p);
+    FILE *f = fopen("prefight", "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    p = parse_args("prefight", NULL);
+    cr_assert_eq(p.rc, 0, "a file of that name is a path");
+    cr_assert_eq(p.o.command, CLI_CMD_SCAN);
+    parsed_free(&p);
+    p = parse_args("no/such/run", NULL);
+    cr_assert_eq(p.rc, 0, "a path that does not exist is the scan's to report");
+    parsed_free(&p);
+    unlink("prefight");
+    cr_assert_eq(chdir("/"), 0);
+    rmdir(dir);
 }
 
 Test(cli, help_goes_to_stdout_and_exits_0)
@@ -528,13 +589,49 @@ Test(cli, batch_rejects_bad_usage)
     static const char *const cases[][4] = {
         {"batch", NULL, NULL, NULL},            /* no ROOT and no list */
         {"batch", "-j", "0", "runs/"},          /* at least one job */
-        {"batch", "-f", "json", "runs/"},       /* ndjson or csv only */
+        {"batch", "-f", "json", "runs/"},       /* ndjson, csv or html only */
         {"batch", "-0", "runs/", NULL},         /* -0 needs --files-from */
         {"batch", "--color", "never", "runs/"}, /* a scan-only option */
         {"scan", "--cache", "c.db", "run/"},    /* a batch-only option */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct parsed p = parse_args(cases[i][0], cases[i][1], cases[i][2], cases[i][3], NULL);
+        cr_assert_eq(p.rc, CLI_EXIT_ERROR, "case %zu", i);
+        cr_assert_not_null(strstr(p.err, TRY_LINE), "case %zu: %s", i, p.err);
+        parsed_free(&p);
+    }
+}
+
+Test(cli, batch_parses_the_dashboard_options)
+{
+    struct parsed p = parse_args("batch", "-f", "html", "-o", "runs.html", "--reports", "rep",
+                                 "--no-redact", "runs/", NULL);
+    cr_assert_eq(p.rc, 0, "%s", p.err);
+    cr_assert_eq(p.o.batch_html, 1);
+    cr_assert_eq(p.o.batch_csv, 0);
+    cr_assert_str_eq(p.o.output, "runs.html");
+    cr_assert_str_eq(p.o.batch_reports, "rep");
+    cr_assert_eq(p.o.redact, 0);
+    parsed_free(&p);
+    /* -o and --reports with rows too; --redact with --reports */
+    p = parse_args("batch", "-o", "rows.ndjson", "--reports", "rep", "--redact", "runs/", NULL);
+    cr_assert_eq(p.rc, 0, "%s", p.err);
+    cr_assert_eq(p.o.batch_html, 0);
+    cr_assert_eq(p.o.redact, 1);
+    parsed_free(&p);
+}
+
+Test(cli, batch_rejects_dashboard_misuse)
+{
+    static const char *const cases[][5] = {
+        {"batch", "--redact", "runs/", NULL, NULL},         /* rows are never redacted */
+        {"batch", "-f", "html", "--summary-only", "runs/"}, /* one output on stdout */
+        {"scan", "--reports", "rep", "run/", NULL},         /* a batch-only option */
+        {"batch", "-f", "HTML", "runs/", NULL},             /* names are lower case */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct parsed p =
+            parse_args(cases[i][0], cases[i][1], cases[i][2], cases[i][3], cases[i][4], NULL);
         cr_assert_eq(p.rc, CLI_EXIT_ERROR, "case %zu", i);
         cr_assert_not_null(strstr(p.err, TRY_LINE), "case %zu: %s", i, p.err);
         parsed_free(&p);

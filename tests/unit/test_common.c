@@ -107,6 +107,10 @@ Test(common, parse_size_accepts_binary_units_and_rejects_garbage)
     cr_assert_eq(az_parse_size("12X", &v), -1);
     cr_assert_eq(az_parse_size("", &v), -1);
     cr_assert_eq(az_parse_size("99999999999999999999T", &v), -1);
+    /* fits in 64 bits as a number, overflows once scaled: 2^24 TiB is 2^64 bytes */
+    cr_assert_eq(az_parse_size("16777216T", &v), -1);
+    cr_assert_eq(az_parse_size("16777215T", &v), 0);
+    cr_assert_eq(v, UINT64_C(16777215) << 40);
 }
 
 Test(common, memcasemem_finds_ascii_case_insensitively)

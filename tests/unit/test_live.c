@@ -73,12 +73,22 @@ static void set_str(char **dst, const char *v)
     *dst = az_xstrdup(v);
 }
 
+static struct match_pack *load_pack(void);
+
+/* The shipped pack, loaded once per test process: its platforms place the host. */
+static const struct match_pack *shipped(void)
+{
+    static struct match_pack *pack;
+    if (!pack) pack = load_pack();
+    return pack;
+}
+
 static enum cli_pf_status check(const struct cli_host *h, int g, char *text, size_t textsz)
 {
     struct cli_host_limits lim;
     cli_host_limits_default(&lim);
     struct cli_preflight p;
-    cli_preflight_check(h, &lim, &p);
+    cli_preflight_check(h, &lim, shipped(), &p);
     enum cli_pf_status st = p.status[g - 1];
     snprintf(text, textsz, "%s", p.text[g - 1]);
     cli_preflight_free(&p);
@@ -162,6 +172,7 @@ Test(live, launch_tensor_parallel_from_config_and_command_line)
     cli_host_free(&h);
 
     host_init(&h);
+    host_gpu(&h, "NVIDIA GB10", "12.1"); /* with no GPU a passing check is skipped */
     const char *vllm[] = {"vllm", "serve", "Qwen/Qwen3-32B", "--tensor-parallel-size", "2"};
     cli_host_read_launch(&h, pack, vllm, 5, NULL, 0);
     cr_assert_str_eq(h.tp_size, "2");
@@ -185,7 +196,7 @@ Test(live, g1_cuda12_torch_fails_on_gb10_and_is_info_on_another_gpu)
     host_py(&h, "torch.cuda", "12.8");
     char text[512];
     cr_assert_eq(check(&h, 1, text, sizeof text), CLI_PF_FAIL);
-    cr_assert_str_eq(text, "torch built against CUDA 12.8 (need 13.x — see gotcha G1)");
+    cr_assert_str_eq(text, "torch built against CUDA 12.8 (need 13.x — gotcha explain G1)");
     set_str(&h.gpus[0].name, "NVIDIA H100 80GB HBM3");
     set_str(&h.gpus[0].cap, "9.0");
     cr_assert_eq(check(&h, 1, text, sizeof text), CLI_PF_INFO, "%s", text);
@@ -255,6 +266,7 @@ Test(live, g9_pip_replaced_the_image_torch)
     cr_assert(strstr(text, "torch 2.9.1 (the image pins 2.9.0a0+50eac811a6.nv25.9)"), "%s", text);
     cli_host_free(&h);
     host_init(&h);
+    host_gpu(&h, "NVIDIA GB10", "12.1"); /* with no GPU a passing check is skipped */
     set_str(&h.container_marker, "/.dockerenv");
     host_py(&h, "dist.torch",
             "2.9.0a0+50eac811a6.nv25.09"); /* the same version, spelt zero-padded */
@@ -274,7 +286,7 @@ Test(live, ten_lines_in_order_and_json_strings_escaped)
     struct cli_host_limits lim;
     cli_host_limits_default(&lim);
     struct cli_preflight p;
-    cli_preflight_check(&h, &lim, &p);
+    cli_preflight_check(&h, &lim, shipped(), &p);
     char *mem = NULL;
     size_t len = 0;
     FILE *ms = open_memstream(&mem, &len);
@@ -300,4 +312,65 @@ Test(live, ten_lines_in_order_and_json_strings_escaped)
     cli_json_string(&b, "a\"b\\c\n\x01\xff\xc3\xa9");
     cr_assert_str_eq(b.data, "\"a\\\"b\\\\c\\n\\u0001\\ufffd\xc3\xa9\"");
     az_buf_free(&b);
+}
+
+/* A host with no NVIDIA GPU (no nvidia-smi, torch names no device): nothing passes, a check that
+ * would is skipped and says why; findings stay (a cu12 torch is INFO: no GB10 to break). A hung
+ * nvidia-smi is a driver that is there. */
+Test(live, no_gpu_skips_what_would_pass)
+{
+    struct cli_host h;
+    host_init(&h);
+    host_py(&h, "torch.version", "2.9.0+cu128");
+    host_py(&h, "torch.cuda", "12.8");
+    set_str(&h.container_marker, "/.dockerenv");
+    cr_assert(cli_preflight_no_gpu(&h));
+    struct cli_host_limits lim;
+    cli_host_limits_default(&lim);
+    struct cli_preflight p;
+    cli_preflight_check(&h, &lim, shipped(), &p);
+    for (int g = 1; g <= (int)p.n; g++)
+        cr_assert_neq(p.status[g - 1], CLI_PF_PASS, "G%d PASS: %s", g, p.text[g - 1]);
+    cr_assert_eq(p.status[0], CLI_PF_INFO, "%s", p.text[0]);
+    cr_assert_eq(p.status[5], CLI_PF_SKIP);
+    cr_assert(az_starts_with(p.text[5], strlen(p.text[5]), "no NVIDIA GPU on this host; "));
+    cr_assert_eq(p.status[8], CLI_PF_SKIP);
+    cr_assert_str_eq(p.text[8], "no NVIDIA GPU on this host; running inside a container "
+                                "(Docker/Podman marker file present)");
+    cr_assert_eq(p.status[9], CLI_PF_SKIP);
+    cli_preflight_free(&p);
+    h.smi_status = CLI_TOOL_TIMEOUT;
+    cr_assert_not(cli_preflight_no_gpu(&h), "a hung nvidia-smi");
+    h.smi_status = CLI_TOOL_MISSING;
+    host_py(&h, "cuda.capability", "12.1");
+    cr_assert_not(cli_preflight_no_gpu(&h), "torch sees a device");
+    cli_host_free(&h);
+}
+
+/* G7 with SM121 but no sm_121a target is a WARN (--strict counts it); G4's temperature has its
+ * unit (nvidia-smi's CSV gives a bare number of degrees). */
+Test(live, g7_partial_warns_and_g4_names_units)
+{
+    struct cli_host h;
+    host_init(&h);
+    host_gpu(&h, "NVIDIA GB10", "12.1");
+    host_py(&h, "torch.version", "2.9.0+cu130");
+    host_py(&h, "torch.cuda", "13.0");
+    host_py(&h, "cuda.capability", "12.1");
+    host_py(&h, "cuda.arch_list", "sm_80 sm_90 sm_100 sm_120");
+    unsetenv("TORCH_CUDA_ARCH_LIST");
+    char text[512];
+    cr_assert_eq(check(&h, 7, text, sizeof text), CLI_PF_WARN, "%s", text);
+    cr_assert(strstr(text, "stay on FP8"), "%s", text);
+    cr_assert_eq(check(&h, 4, text, sizeof text), CLI_PF_INFO);
+    cr_assert_str_eq(text, "41 \xc2\xb0"
+                           "C, 11.46 W");
+    struct cli_host_limits lim;
+    cli_host_limits_default(&lim);
+    struct cli_preflight p;
+    cli_preflight_check(&h, &lim, shipped(), &p);
+    cr_assert_not(cli_preflight_failed(&p, 0));
+    cr_assert(cli_preflight_failed(&p, 1), "--strict counts the WARN");
+    cli_preflight_free(&p);
+    cli_host_free(&h);
 }

@@ -1265,61 +1265,89 @@ Test(match, shipped_decisive_on_gb10_is_loaded_on_a_weak_line)
     const struct match_sig *s = match_pack_find_sig(p, "G7.marlin-fp4-fallback");
     cr_assert_not_null(s);
     cr_expect_eq(s->strength, MATCH_WEAK);
-    cr_expect_eq(s->decisive_on, MATCH_SCOPE_GB10);
+    cr_expect_str_eq(s->decisive_on, "gb10");
     s = match_pack_find_sig(p, "G3.torch-cuda-oom");
     cr_assert_not_null(s);
-    cr_expect_eq(s->decisive_on, MATCH_SCOPE_ANY, "a line without decisive_on keeps its strength");
+    cr_expect_null(s->decisive_on, "a line without decisive_on keeps its strength");
     match_pack_free(p);
     az_buf_free(&err);
 }
 
-/* ---- "platform": the values that place a run on GB10 (docs/patterns.md, "Platform") ---- */
+/* ---- "platforms": what places a run on a platform, and its facts (docs/patterns.md,
+ * "Platforms") ---- */
 
 static const char *platform_pack(const char *platform)
 {
     static char buf[8192];
-    snprintf(buf, sizeof buf, "{\"platform\": %s, \"entries\": []}\n", platform);
+    snprintf(buf, sizeof buf, "{\"platforms\": [%s], \"entries\": []}\n", platform);
     return buf;
 }
 
 #define PLATFORM_OK                                                                                \
-    "{\"id\": \"gb10\", \"params\": {\"pool_lo_gib\": {\"value\": 110, \"why\": \"w\"}, "          \
-    "\"pool_hi_gib\": {\"value\": 123, \"why\": \"w\"}}}"
+    "{\"id\": \"gb10\", \"name\": \"GB10\", \"sources\": [\"s\"], \"identify\": {"                 \
+    "\"device_names\": {\"value\": [\"GB10\"], \"why\": \"w\"}, "                                  \
+    "\"capabilities\": {\"value\": [\"12.1\"], \"why\": \"w\"}, "                                  \
+    "\"pool_lo_gib\": {\"value\": 110, \"why\": \"w\"}, "                                          \
+    "\"pool_hi_gib\": {\"value\": 123, \"why\": \"w\"}}, "                                         \
+    "\"facts\": {\"gpus_per_node\": {\"value\": 1, \"why\": \"w\"}}}"
 
-Test(match, platform_params_load_with_their_values)
+Test(match, platform_loads_with_its_identity_and_facts)
 {
     const char *dir = write_pack("plat-ok", "ctx.json", platform_pack(PLATFORM_OK));
     struct match_pack *p = NULL;
     struct az_buf err = AZ_BUF_INIT;
     cr_assert_eq(load1(dir, &p, &err), AZ_OK, "%s", err.data ? err.data : "");
-    cr_expect_eq(match_pack_platform_num(p, "pool_lo_gib"), 110);
-    cr_expect_eq(match_pack_platform_num(p, "pool_hi_gib"), 123);
+    cr_assert_eq(match_pack_platform_count(p), 1);
+    const struct match_platform *pl = match_pack_find_platform(p, "gb10");
+    cr_assert_not_null(pl);
+    cr_expect_str_eq(pl->name, "GB10");
+    cr_expect_eq(pl->pool_lo_gib, 110);
+    cr_expect_eq(pl->pool_hi_gib, 123);
+    cr_expect_eq(match_platform_num(pl, "gpus_per_node"), 1);
+    /* the one detection: a name, a capability in its several spellings, a total */
+    int ma, mi;
+    cr_expect_eq(match_place_gpu_name(p, "NVIDIA GB10"), 0);
+    cr_expect_eq(match_place_gpu_name(p, "NVIDIA H100 80GB HBM3"), MATCH_PLACE_OTHER);
+    cr_expect_eq(match_place_gpu_name(p, ""), MATCH_PLACE_NONE);
+    cr_expect_eq(match_place_capability(p, "(12, 1)", &ma, &mi), 0);
+    cr_expect_eq(match_place_capability(p, "sm_121", &ma, &mi), 0);
+    cr_expect_eq(match_place_capability(p, "9.0", &ma, &mi), MATCH_PLACE_OTHER);
+    cr_expect(ma == 9 && mi == 0);
+    cr_expect_eq(match_place_total_gib(p, 119.7), 0);
+    cr_expect_eq(match_place_total_gib(p, 79.2), MATCH_PLACE_OTHER);
     match_pack_free(p);
     az_buf_free(&err);
 }
 
-Test(match, platform_refuses_bad_params_naming_them)
+Test(match, platform_refuses_bad_declarations_naming_them)
 {
     static const struct {
         const char *platform, *problem;
     } bad[] = {
-        {"{\"id\": \"gb10\", \"params\": {\"pool_lo_gib\": {\"value\": 110, \"why\": \"w\"}}}",
+        {"{\"id\": \"gb10\", \"name\": \"GB10\", \"sources\": [\"s\"], \"identify\": "
+         "{\"pool_lo_gib\": {\"value\": 110, \"why\": \"w\"}}}",
          "missing param \"pool_hi_gib\""},
-        {"{\"id\": \"gb10\", \"params\": {\"pool_lo_gib\": {\"value\": 130, \"why\": \"w\"}, "
-         "\"pool_hi_gib\": {\"value\": 123, \"why\": \"w\"}}}",
-         "must be below pool_hi_gib"},
-        {"{\"id\": \"gb10\", \"params\": {\"pool_lo_gib\": {\"value\": \"big\", \"why\": \"w\"}, "
-         "\"pool_hi_gib\": {\"value\": 123, \"why\": \"w\"}}}",
-         "\"pool_lo_gib\" must be a positive number"},
-        {"{\"id\": \"gb10\", \"params\": {\"pool_lo_gib\": {\"value\": 110, \"why\": \"w\"}, "
-         "\"pool_hi_gib\": {\"value\": 123, \"why\": \"w\"}, \"pool_mid\": {\"value\": 1, "
+        {"{\"id\": \"gb10\", \"name\": \"GB10\", \"sources\": [\"s\"], \"identify\": "
+         "{\"pool_lo_gib\": {\"value\": 130, \"why\": \"w\"}, \"pool_hi_gib\": {\"value\": 123, "
          "\"why\": \"w\"}}}",
+         "must be below pool_hi_gib"},
+        {"{\"id\": \"gb10\", \"name\": \"GB10\", \"sources\": [\"s\"], \"identify\": "
+         "{\"pool_lo_gib\": {\"value\": \"big\", \"why\": \"w\"}, \"pool_hi_gib\": {\"value\": "
+         "123, \"why\": \"w\"}}}",
+         "\"pool_lo_gib\" must be a positive number"},
+        {"{\"id\": \"gb10\", \"name\": \"GB10\", \"sources\": [\"s\"], \"identify\": "
+         "{\"pool_mid\": {\"value\": 1, \"why\": \"w\"}}}",
          "unknown param \"pool_mid\""},
-        {"{\"id\": \"thor\", \"params\": {\"pool_lo_gib\": {\"value\": 110, \"why\": \"w\"}, "
-         "\"pool_hi_gib\": {\"value\": 123, \"why\": \"w\"}}}",
-         "unknown platform \"thor\""},
-        {"{\"id\": \"gb10\", \"params\": {\"pool_lo_gib\": {\"value\": 110, \"why\": \"\"}, "
-         "\"pool_hi_gib\": {\"value\": 123, \"why\": \"w\"}}}",
+        {"{\"id\": \"Thor X\", \"name\": \"Thor\", \"sources\": [\"s\"], \"identify\": "
+         "{\"capabilities\": {\"value\": [\"11.0\"], \"why\": \"w\"}}}",
+         "bad id"},
+        {"{\"id\": \"other\", \"name\": \"O\", \"sources\": [\"s\"], \"identify\": "
+         "{\"capabilities\": {\"value\": [\"11.0\"], \"why\": \"w\"}}}",
+         "bad id"},
+        {"{\"id\": \"gb10\", \"name\": \"GB10\", \"sources\": [\"s\"], \"identify\": {}}",
+         "identifies nothing"},
+        {"{\"id\": \"gb10\", \"name\": \"GB10\", \"identify\": "
+         "{\"capabilities\": {\"value\": [\"12.1\"], \"why\": \"\"}}}",
          "\"why\" must say why"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -1337,6 +1365,204 @@ Test(match, platform_declared_by_two_files_is_an_error)
 {
     write_pack("plat-two", "a.json", platform_pack(PLATFORM_OK));
     char *e = load_error(write_pack("plat-two", "b.json", platform_pack(PLATFORM_OK)));
-    cr_expect(strstr(e, "b.json: platform: declared twice (already in") != NULL, "%s", e);
+    cr_expect(strstr(e, "b.json: platform gb10: declared twice (already in") != NULL, "%s", e);
     free(e);
+}
+
+/* "severity_tags": a catalogue's fatal codes carry its fatal tags (the line's own severity word
+ * decides which signature, so which tags); "cascade_of" must name a tag the pack carries, on a
+ * root line. */
+Test(match, catalogue_severity_tags_and_cascade_of)
+{
+    char text[8192];
+    snprintf(text, sizeof text, "%s", CAT_PACK);
+    char *at = strstr(text, " \"actions\"");
+    cr_assert_not_null(at);
+    static const char tags[] = " \"severity_tags\": {\"fatal\": [\"dev-fault\"]},";
+    memmove(at + strlen(tags), at, strlen(at) + 1);
+    memcpy(at, tags, strlen(tags));
+    struct match_pack *p = NULL;
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(load1(write_pack("s", "t.json", text), &p, &err), AZ_OK, "%s", err.data);
+    struct match_scanner *sc = match_scanner_new(p);
+    const struct match_sig *s = scan_one(sc, "T (0:1): 79");
+    cr_expect(match_sig_has_tag(s, "dev-fault"), "a fatal code carries the fatal tags");
+    s = scan_one(sc, "T (0:1): 79, Non-fatal, Link 02");
+    cr_expect(!match_sig_has_tag(s, "dev-fault"), "the line's own word says non-fatal");
+    s = scan_one(sc, "T (0:1): 13");
+    cr_expect(!match_sig_has_tag(s, "dev-fault"));
+    cr_expect(match_sig_has_tag(scan_one(sc, "T (0:1): 13, Fatal"), "dev-fault"));
+    match_scanner_free(sc);
+    match_pack_free(p);
+
+    /* cascade_of naming a tag no signature carries, and on a line that is not a root */
+    char bad[4096];
+    snprintf(bad, sizeof bad,
+             "{\"entries\": [{\"id\": \"C.a\", \"family\": \"common\", "
+             "\"title\": \"a\", \"signatures\": [%s, %s]}]}\n",
+             sig_json("C.a.x", "CUDA error: x", " \"cascade_of\": [\"nope\"],", "CUDA error: x",
+                      "CUDA error: z"),
+             sig_json("C.a.y", "CUDA error: y",
+                      " \"role\": \"cascade\", \"cascade_of\": [\"nope\"],", "CUDA error: y",
+                      "CUDA error: z"));
+    char *e = load_error(write_pack("t", "a.json", bad));
+    cr_expect(strstr(e, "C.a.x: cascade_of \"nope\": no signature carries this tag") != NULL, "%s",
+              e);
+    cr_expect(strstr(e, "C.a.y: \"cascade_of\" needs role root") != NULL, "%s", e);
+    free(e);
+}
+
+/* Regex runs of one scan of line (the scanner's probe counts before and after). */
+static uint64_t regex_runs_of(struct match_scanner *sc, const char *line, size_t *nhit)
+{
+    struct match_probe_stats a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    match_scanner_probe_stats(sc, &a);
+    *nhit = match_scanner_scan(sc, TOK_KIND_STDERR, line, strlen(line), NULL, NULL);
+    match_scanner_probe_stats(sc, &b);
+    return b.regex_runs - a.regex_runs;
+}
+
+/*
+ * A gate (match_derive_gate()): the regex also needs nan or inf, which its literal does not say,
+ * so a record with the literal but neither runs no regex, and one with them still matches ("-inf"
+ * holds "inf"). The shape is Hugging Face Trainer's log dict (transformers' Trainer.log(), the
+ * {'loss': ..., 'grad_norm': ...} line it prints every logging step).
+ */
+Test(match, gate_skips_the_regex_of_a_record_without_its_strings)
+{
+    const char *s = sig_json("G3.nan", "'loss': '?(?<loss_text>nan|inf|-inf)\\\\b",
+                             " \"literals\": [\"'loss':\"],", "{'loss': nan, 'epoch': 0.42}",
+                             "{'loss': 2.3456, 'epoch': 0.12}");
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(s)), &p, &err), AZ_OK, "%s", err.data);
+    struct match_scanner *sc = match_scanner_new(p);
+    size_t nhit;
+    cr_expect_eq(regex_runs_of(sc, "{'loss': 2.1469, 'grad_norm': 0.329220, 'epoch': 1.17}", &nhit),
+                 0u, "no nan, no inf: the gate is closed");
+    cr_expect_eq(nhit, 0u);
+    cr_expect_eq(regex_runs_of(sc, "{'loss': nan, 'grad_norm': nan, 'epoch': 0.42}", &nhit), 1u);
+    cr_expect_eq(nhit, 1u);
+    cr_expect_eq(regex_runs_of(sc, "{'loss': -inf, 'epoch': 0.5}", &nhit), 1u);
+    cr_expect_eq(nhit, 1u, "-inf opens the gate through inf");
+    cr_expect_eq(regex_runs_of(sc, "{'loss': 2.0, 'note': 'inf'}", &nhit), 1u,
+                 "a gate string anywhere in the record opens it");
+    cr_expect_eq(nhit, 0u);
+    match_scanner_free(sc);
+    match_pack_free(p);
+    az_buf_free(&err);
+}
+
+/* What a lookahead or an optional group holds is never a gate: a record without it still
+ * matches. */
+Test(match, gate_never_comes_from_a_lookahead_or_an_optional_part)
+{
+    const char *s = sig_json("G3.done", "^(?!.*skipped)(?:warning: )?steps done: [0-9]+", NULL,
+                             "steps done: 12", "steps done: 3 (skipped)");
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(load1(write_pack("p", "g3.json", g3_pack(s)), &p, &err), AZ_OK, "%s", err.data);
+    struct match_scanner *sc = match_scanner_new(p);
+    size_t nhit;
+    cr_expect_eq(regex_runs_of(sc, "steps done: 40", &nhit), 1u);
+    cr_expect_eq(nhit, 1u);
+    cr_expect_eq(regex_runs_of(sc, "steps done: 4 skipped", &nhit), 1u);
+    cr_expect_eq(nhit, 0u, "the lookahead turns it away, not a gate");
+    match_scanner_free(sc);
+    match_pack_free(p);
+    az_buf_free(&err);
+}
+
+/* ---- (9) boundaries of the scan path ---- */
+
+/* A fact's number is the one strtod() reads, on both sides of the 15-digit fast path: 15 digits
+ * are exact in a double, a 16th is not (9999999999999999 rounds to 1e16 before the division by
+ * 1000, strtod rounds once). Values as a log dict prints them (repr of a float64 sum). */
+Test(match, fact_numbers_read_as_strtod_reads_them)
+{
+    struct match_pack *p = facts_pack();
+    struct match_scanner *sc = match_scanner_new(p);
+    static const char *const values[] = {
+        "999999999999.999",  /* 15 digits: the fast path */
+        "9999999999999.999", /* 16 digits: strtod's */
+        "0.1234567890123456", "1234567890123456", "99999999999999999.5",
+    };
+    for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+        char line[128];
+        snprintf(line, sizeof(line), "{'loss': %s, 'grad_norm': 0.98, 'epoch': 0.5}", values[i]);
+        struct fact_probe fp = {NAN, "", NAN, 0};
+        cr_assert_eq(match_scanner_scan(sc, TOK_KIND_TRAIN, line, strlen(line), probe_facts, &fp),
+                     1, "%s", line);
+        cr_expect_eq(fp.loss, strtod(values[i], NULL), "%s: %.17g", values[i], fp.loss);
+    }
+    match_scanner_free(sc);
+    match_pack_free(p);
+}
+
+/* Matching ahead (prepare on a worker, replay in order) runs a series signature's regex only
+ * where the sampling keeps it, and every other regex once: the hits and the regex counts of
+ * `--probe-stats` are those of the scan on one thread. Lines: an HF Trainer log dict (series)
+ * and PyTorch's CUDA OOM message. */
+Test(match, prepared_scan_runs_only_the_sampled_series_regexes)
+{
+    char text[8192];
+    snprintf(text, sizeof(text),
+             "{\"entries\": [{\"id\": \"G3\", \"family\": \"gotcha\", \"title\": \"UMA OOM\",\n"
+             " \"symptom\": \"s\", \"cause\": \"c\", \"check\": \"k\", \"fix\": \"f\",\n"
+             " \"signatures\": [%s]},\n"
+             " {\"id\": \"SERIES.t\", \"family\": \"series\", \"title\": \"trainer dicts\",\n"
+             " \"signatures\": [%s]}]}\n",
+             sig_json("G3.oom", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS),
+             sig_json("SERIES.t.loss", "'loss': (?<loss>[-0-9.e]+)",
+                      " \"facts\": {\"loss\": \"number\"},", "{'loss': 1.5}", "{'eval_loss': 1}"));
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(load1(write_pack("series", "p.json", text), &p, &err), AZ_OK, "%s", err.data);
+    az_buf_free(&err);
+    size_t nsig = match_pack_sig_count(p);
+    cr_assert_eq(nsig, 2u);
+    uint32_t every[2];
+    for (size_t k = 0; k < nsig; k++)
+        every[k] = match_pack_sig(p, k) == match_pack_find_sig(p, "SERIES.t.loss")
+                       ? MATCH_SAMPLE_NEVER
+                       : 1;
+    static const char *const lines[] = {OOM_LINE, "{'loss': 1.2345, 'grad_norm': 0.98}",
+                                        OOM_LINE "{'loss': 2.5}"};
+    const size_t n = sizeof(lines) / sizeof(lines[0]);
+    struct match_probe_stats want = {0}, got = {0};
+    size_t hits_serial = 0, hits_ahead = 0;
+    {
+        uint64_t seen[2] = {0, 0};
+        struct match_sampling smp = {seen, every};
+        struct match_scanner *sc = match_scanner_new(p);
+        for (size_t i = 0; i < n; i++)
+            hits_serial += match_scanner_scan_sampled(sc, TOK_KIND_STDERR, lines[i],
+                                                      strlen(lines[i]), &smp, NULL, NULL);
+        match_scanner_probe_stats(sc, &want);
+        match_scanner_free(sc);
+    }
+    {
+        uint64_t seen[2] = {0, 0};
+        struct match_sampling smp = {seen, every};
+        struct match_scanner *worker = match_scanner_new(p), *own = match_scanner_new(p);
+        struct match_batch *b = match_batch_new();
+        for (size_t i = 0; i < n; i++)
+            match_scanner_prepare(worker, TOK_KIND_STDERR, lines[i], strlen(lines[i]), b);
+        for (size_t i = 0; i < n; i++)
+            hits_ahead +=
+                match_scanner_replay(own, b, i, lines[i], strlen(lines[i]), &smp, NULL, NULL);
+        match_scanner_probe_stats(worker, &got);
+        match_scanner_probe_stats(own, &got);
+        match_batch_free(b);
+        match_scanner_free(worker);
+        match_scanner_free(own);
+    }
+    cr_expect_eq(hits_serial, 2u, "the OOM on two lines; the series never sampled in");
+    cr_expect_eq(hits_ahead, hits_serial);
+    cr_expect_eq(want.regex_runs, 2u, "G3.oom's regex on its two candidates only");
+    cr_expect_eq(got.regex_runs, want.regex_runs);
+    cr_expect_eq(got.regex_hits, want.regex_hits);
+    match_pack_free(p);
 }

@@ -37,3 +37,21 @@ Test(rules, an_undeclared_parameter_stops_the_program, .signal = SIGABRT)
     /* "above_one_every" is the kind of misspelling the schema check exists for */
     (void)corr_rule_num(&rr, "above_one_every");
 }
+
+/* context-before's optional proximity parameters (a traceback's closest frame, G9's rule) are
+ * declared by its schema: a rule without them reads them absent and keeps the old meaning. */
+static const struct match_value before_values[] = {
+    {.name = "within_lines", .num = 12},
+};
+static const struct match_rule before_rule = {
+    .use = "context-before",
+    .nvalues = 1,
+    .values = before_values,
+};
+
+Test(rules, context_before_declares_within_lines_and_nearest_sig)
+{
+    struct corr_rule_run rr = {.rule = &before_rule};
+    cr_expect_eq(corr_rule_num(&rr, "within_lines"), 12.0);
+    cr_expect_null(corr_rule_str(&rr, "nearest_sig"));
+}

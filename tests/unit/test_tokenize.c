@@ -300,6 +300,19 @@ Test(tokenize, time_leap_day_in_leap_year)
     ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2028, 2, 29, 0, 0, 1, 0));
 }
 
+/* Gregorian leap years at the century: 2000 has a 29 February, 2100 does not (a date column that
+ * says otherwise is not a date), in ISO and in dmesg -T / ctime() stamps. 1900 would test nothing:
+ * years before 1970 are not read as dates. */
+Test(tokenize, time_century_leap_years)
+{
+    struct az_time t = parse("2000-02-29 10:12:55 x", NULL);
+    ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2000, 2, 29, 10, 12, 55, 0));
+    t = parse("2100-02-28 10:12:55 x", NULL);
+    ASSERT_TIME(t, AZ_TIME_ABS, abs_usec(2100, 2, 28, 10, 12, 55, 0));
+    ASSERT_NO_TIME("2100-02-29 10:12:55 x");
+    ASSERT_NO_TIME("[Mon Feb 29 10:12:55 2100] x");
+}
+
 Test(tokenize, time_version_number_is_not_a_time)
 {
     ASSERT_NO_TIME("2.9.0+cu130");
@@ -433,6 +446,79 @@ Test(tokenize, level_none_for_metrics_and_counters)
                  TOK_LEVEL_NONE);
     cr_assert_eq(level("error_count=0 warnings_seen=0"), TOK_LEVEL_NONE);
     cr_assert_eq(level("  File \"/workspace/train.py\", line 42, in <module>"), TOK_LEVEL_NONE);
+}
+
+/* Structured logs state their level in a field: gpud's zap lines on a GB10
+ * (corpus/healthy-bf16-sft-ngc-bundle), logrus' "level":"error". */
+Test(tokenize, level_json_field)
+{
+    cr_assert_eq(
+        level("{\"level\":\"warn\",\"ts\":\"2025-11-26T12:30:05.257Z\",\"caller\":\"memory/"
+              "memory.go:97\",\"msg\":\"NVML memory APIs not supported\",\"error\":\"Not "
+              "Supported\"}"),
+        TOK_LEVEL_WARN);
+    cr_assert_eq(level("{\"level\": \"ERROR\", \"msg\": \"worker died\"}"), TOK_LEVEL_ERROR);
+    cr_assert_eq(level("{\"severity\":\"info\",\"msg\":\"error budget ok\"}"), TOK_LEVEL_INFO);
+    /* a key of that name deep in the object, or a value that is no level: the words decide */
+    cr_assert_eq(level("{\"msg\":\"ok\",\"level\":\"verbose\"}"), TOK_LEVEL_NONE);
+}
+
+/* ---- the run record (gotcha record's run.txt) ---- */
+
+Test(tokenize, run_record_is_known_by_its_first_line)
+{
+    const char *rec = "gotcha record 0.1.0\ncommand: sh -c 'exit 3'\nexit: 3\n";
+    cr_assert(tok_is_run_record(rec, strlen(rec)));
+    cr_assert_eq(tok_classify("notes.txt", rec, strlen(rec)), TOK_KIND_RUN_RECORD);
+    cr_assert_str_eq(tok_kind_name(TOK_KIND_RUN_RECORD), "run-record");
+    const char *not_one[] = {"gotcha record -- python train.py\n", "gotcha record\n",
+                             "# gotcha record 0.1.0\n", "gotcha record 0.1.0 of a run\n"};
+    for (size_t i = 0; i < sizeof not_one / sizeof not_one[0]; i++)
+        cr_assert_not(tok_is_run_record(not_one[i], strlen(not_one[i])), "%s", not_one[i]);
+}
+
+static enum tok_run_line run_line(const char *l, struct tok_run_exit *ex)
+{
+    return tok_run_record_line(l, strlen(l), ex);
+}
+
+Test(tokenize, run_record_fields_and_free_lines)
+{
+    struct tok_run_exit ex = {-1, -1};
+    cr_assert_eq(run_line("gotcha record 0.1.0", &ex), TOK_RUN_LINE_FIELD);
+    cr_assert_eq(run_line("command: python train.py 'RuntimeError: CUDA error'", &ex),
+                 TOK_RUN_LINE_FIELD);
+    cr_assert_eq(run_line("cwd: /home/dev/ft", &ex), TOK_RUN_LINE_FIELD);
+    cr_assert_eq(run_line("ended: still running", &ex), TOK_RUN_LINE_FIELD);
+    cr_assert_eq(run_line("kernel log: not readable (dmesg: failed)", &ex), TOK_RUN_LINE_FIELD);
+    /* the line a shell prints for a signal is what the terminal showed: log input */
+    cr_assert_eq(run_line("Segmentation fault (core dumped)", &ex), TOK_RUN_LINE_FREE);
+    cr_assert_eq(run_line("Killed", &ex), TOK_RUN_LINE_FREE);
+    cr_assert_eq(run_line("commander: x", &ex), TOK_RUN_LINE_FREE);
+    cr_assert_eq(ex.status, -1, "no exit field was read");
+}
+
+Test(tokenize, run_record_exit_status)
+{
+    struct tok_run_exit ex;
+    cr_assert_eq(run_line("exit: 3", &ex), TOK_RUN_LINE_EXIT);
+    cr_assert_eq(ex.status, 3);
+    cr_assert_eq(ex.signal, 0);
+    cr_assert_eq(run_line("exit: 0", &ex), TOK_RUN_LINE_EXIT);
+    cr_assert_eq(ex.status, 0);
+    cr_assert_eq(run_line("exit: 127 (cannot run: No such file or directory)", &ex),
+                 TOK_RUN_LINE_EXIT);
+    cr_assert_eq(ex.status, 127);
+    cr_assert_eq(run_line("exit: signal 11", &ex), TOK_RUN_LINE_EXIT);
+    cr_assert_eq(ex.status, 139);
+    cr_assert_eq(ex.signal, 11);
+    cr_assert_eq(run_line("exit: signal 15 (sent by gotcha)", &ex), TOK_RUN_LINE_EXIT);
+    cr_assert_eq(ex.status, 143);
+    /* not a status: a field all the same, never log input */
+    const char *odd[] = {"exit: 256", "exit: -1", "exit: signal 0", "exit: signal 200",
+                         "exit: 3x",  "exit: ",   "exit: 0003"};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++)
+        cr_assert_eq(run_line(odd[i], &ex), TOK_RUN_LINE_FIELD, "%s", odd[i]);
 }
 
 /* ---- lanes ---- */

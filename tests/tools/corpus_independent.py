@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""corpus_independent.py PATTERNS CORPUS [ALLOW]
+
+No line of a corpus scenario may be byte-identical to an examples.match string of a signature of
+the gotcha it is labelled with (expected.json's "expected"): such a scenario tests the signature
+against its own example, not against the real tool's output. (Lines every run prints the same,
+"Traceback (most recent call last):" or an nvidia-smi table's header, are context and common
+signatures' examples; those are not counted.) Reads every input file of every scenario (plain, .gz, .xz, .bz2, .zst, and
+the members of tar archives, recursively), strips each line's end, and compares it with the set
+of match examples of every pack file.
+
+ALLOW: scenarios still to rewrite, one "NAME: reason" a line (# comments); listed ones are
+reported, not failed, and a listed scenario that no longer has such a line fails (the list must
+shrink). Exit 0 clean, 1 a line equals an example outside the list, 2 usage.
+"""
+import bz2
+import gzip
+import io
+import json
+import lzma
+import os
+import subprocess
+import sys
+import tarfile
+
+
+def examples(patterns):
+    out = {}
+    for name in sorted(os.listdir(patterns)):
+        if not name.endswith(".json"):
+            continue
+        pack = json.load(open(os.path.join(patterns, name), encoding="utf-8"))
+        for e in pack.get("entries", []):
+            for s in e.get("signatures", []):
+                for m in (s.get("examples") or {}).get("match", []):
+                    if isinstance(m, str) and len(m.strip()) >= 12:
+                        out.setdefault(m.strip(), set()).add(e.get("id"))
+    return out
+
+
+def decode(name, data):
+    """(inner name, bytes) with one compression layer removed, or None when not compressed."""
+    try:
+        if name.endswith(".gz"):
+            return name[:-3], gzip.decompress(data)
+        if name.endswith(".xz"):
+            return name[:-3], lzma.decompress(data)
+        if name.endswith(".bz2"):
+            return name[:-4], bz2.decompress(data)
+        if name.endswith(".zst"):
+            p = subprocess.run(["zstd", "-dc"], input=data, stdout=subprocess.PIPE, check=True)
+            return name[:-4], p.stdout
+    except (OSError, EOFError, lzma.LZMAError, subprocess.CalledProcessError):
+        return None
+    return None
+
+
+def lines_of(name, data, depth=0):
+    if depth > 6:
+        return
+    d = decode(name, data)
+    if d:
+        yield from lines_of(d[0], d[1], depth + 1)
+        return
+    if name.endswith(".tar") or name.endswith(".tgz"):
+        try:
+            with tarfile.open(fileobj=io.BytesIO(data)) as t:
+                for m in t.getmembers():
+                    if m.isfile():
+                        yield from lines_of(name + ":" + m.name, t.extractfile(m).read(), depth + 1)
+        except tarfile.TarError:
+            pass
+        return
+    for n, raw in enumerate(data.split(b"\n"), 1):
+        yield name, n, raw.decode("utf-8", "replace").strip()
+
+
+def read_allow(path):
+    allow = {}
+    if path and os.path.isfile(path):
+        for line in open(path, encoding="utf-8"):
+            line = line.strip()
+            if line and not line.startswith("#"):
+                k, _, why = line.partition(":")
+                allow[k.strip()] = why.strip()
+    return allow
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__.strip().splitlines()[0], file=sys.stderr)
+        return 2
+    ex = examples(argv[1])
+    corpus = argv[2]
+    allow = read_allow(argv[3] if len(argv) > 3 else None)
+    status, hits_by = 0, {}
+    for sc in sorted(os.listdir(corpus)):
+        d = os.path.join(corpus, sc)
+        if not os.path.isfile(os.path.join(d, "expected.json")):
+            continue
+        want = json.load(open(os.path.join(d, "expected.json"), encoding="utf-8")).get("expected")
+        for root, dirs, names in os.walk(d):
+            dirs.sort()
+            for f in sorted(names):
+                p = os.path.join(root, f)
+                if f == "expected.json":
+                    continue
+                for name, n, text in lines_of(os.path.relpath(p, d), open(p, "rb").read()):
+                    if want in ex.get(text, ()):
+                        hits_by.setdefault(sc, []).append("%s:%d equals an example of %s" % (name, n, want))
+    for sc, hits in sorted(hits_by.items()):
+        tag = "to rewrite (listed)" if sc in allow else "FAIL"
+        print("%s %s: %s%s" % (tag, sc, hits[0], " (+%d more)" % (len(hits) - 1) if len(hits) > 1 else ""))
+        if sc not in allow:
+            status = 1
+    for sc in sorted(set(allow) - set(hits_by)):
+        print("FAIL %s is listed but has no line equal to an example: remove it from the list" % sc)
+        status = 1
+    print("%d scenarios with a line equal to a pack example (%d listed to rewrite)" % (len(hits_by), len(allow)))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,409 @@
+/*
+ * tests/unit/test_kernel_availability.c - the "Kernel availability on SM121" family (issue #20,
+ * docs/emitters.md) with the shipped pack: a kernel, backend or dispatcher that says it has no
+ * code for this GPU names G7 only on a run the inputs place on GB10, flash-attn's own kernels
+ * name G2 anywhere, and the lines that state the device's capability place the run.
+ *
+ * Where the line shapes come from (each built from the emitter's format string with values of
+ * our own, not copied from a thread):
+ *  - FlashInfer nightly-v0.6.18 (fb28d72) flashinfer/utils.py backend_requirement:
+ *    "{fn} does not support backend '{b}' with capability {major*10+minor}";
+ *    csrc/trtllm_batched_gemm_runner.cu "Error occurred when running GEMM! (numBatches: ...";
+ *    include/flashinfer/exception.h "Error in function '%s' at %s:%d: %s";
+ *    flashinfer/autotuner/autotuner.py "[Autotuner]: Skipping tactic {r} {tac}, due to failure
+ *    while profiling: {e}";
+ *  - vLLM fused_moe/oracle/mxfp8.py "Using '%s' MxFp8 MoE backend.", oracle/int_wna16.py's
+ *    WNA16 line of the same shape; vLLM's logger header "INFO 05-30 10:02:11 [file.py:88] ";
+ *  - Triton python/triton/runtime/errors.py OutOfResources: "out of resource: {name}, Required:
+ *    {required}, Hardware limit: {limit}. Reducing block sizes or `num_stages` may help.";
+ *  - DeepGEMM csrc/utils/exception.hpp "Assertion error (%s:%d): %s" with get_default_recipe's
+ *    "Unknown recipe"; glibc ld.so "undefined symbol: %s";
+ *  - flash-attention hopper/cuda_check.h "CUDA error (%s:%d): %s\n" (the poster's copy may
+ *    break the line after the location, as here) and flash_attn/cute/interface.py's asserts;
+ *  - xformers v0.0.35 ops/fmha/common.py "requires device with capability <= %s but your GPU
+ *    has capability %s (too new)"; ggml-cuda.cu's "  Device %d: %s, compute capability %d.%d,
+ *    VMM: %s, VRAM: %zu MiB"; deviceQuery's "CUDA Capability Major/Minor version number:";
+ *  - ptxas's "<file>, line <n>; error   : Feature '%s' not supported on .target '%s'" with the
+ *    PTX ISA's sm_100a/sm_90a-only qualifiers and instructions; vLLM fused_moe/modular_kernel.py
+ *    (commit 003d383) is_supported_config's "kernel does not support current device {device}";
+ *    DeepGEMM (54e2261) csrc/utils/exception.hpp DG_CUDA_DRIVER_CHECK "CUDA driver error (%s:%d):
+ *    %d (%s, %s)" with cuda.h's CUresult names; TileLang (a35008a) tilelang/carver/arch/cuda.py
+ *    "Unsupported architecture: {arch}" with CUDA.__repr__ "CUDA({target})".
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "correlate/corr.h"
+#include "scan_fixture.h"
+
+/* A GB10 and an RTX 5090 (SM 12.0: the same SM12x family, not GB10), as ggml prints them. */
+#define GB10_LINE "  Device 0: NVIDIA GB10, compute capability 12.1, VMM: yes, VRAM: 122502 MiB\n"
+#define RTX_LINE                                                                                   \
+    "  Device 0: NVIDIA GeForce RTX 5090, compute capability 12.0, VMM: yes, VRAM: 32607 MiB\n"
+
+TestSuite(kernel_availability, .init = fx_setup_shipped, .fini = fx_teardown, .timeout = 60);
+
+/* Write text as sub/serve.log, scan it, and assert that it was read: a negative result must
+ * come from input the scan saw. */
+static struct corr_result *scan(const char *sub, const char *text)
+{
+    return fx_scan_one(sub, "serve.log", text);
+}
+
+/* line names want on a GB10, and not G7 beside an RTX 5090 (other, when given, is the line the
+ * RTX prints instead); on the RTX the line is still read as a hint. */
+static void expect_on_gb10_only(const char *sub, const char *want, const char *line,
+                                const char *other)
+{
+    char *t = az_xasprintf(GB10_LINE "%s\n", line);
+    struct corr_result *r = scan(sub, t);
+    cr_assert_str_eq(r->context.platform, "gb10", "%s", line);
+    cr_assert_str_eq(fx_verdict(r), want, "%s on GB10: verdict %s", line, fx_verdict(r));
+    corr_result_free(r);
+    free(t);
+    char osub[64];
+    snprintf(osub, sizeof osub, "%s-rtx", sub);
+    t = az_xasprintf(RTX_LINE "%s\n", other ? other : line);
+    r = scan(osub, t);
+    cr_assert_str_eq(r->context.platform, "other", "%s", line);
+    cr_assert_str_neq(fx_verdict(r), "G7", "%s off GB10: verdict %s", line, fx_verdict(r));
+    cr_expect_gt(fx_conf(r, "G7"), 0.0, "%s off GB10 is still read as a hint", line);
+    corr_result_free(r);
+    free(t);
+}
+
+/* FlashInfer's backend check prints the device's own capability: 121 places the run on GB10 by
+ * itself, so the one line names G7; 120 (an RTX 50) places it off GB10 and names nothing. */
+Test(kernel_availability, a_backend_check_naming_capability_121_places_gb10_and_names_g7)
+{
+    struct corr_result *r = scan("fi121", "flashinfer.utils.BackendSupportedError: bmm_fp8 does "
+                                          "not support backend 'cutlass' with capability 121\n");
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_eq(fx_verdict(r), "G7", "verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    r = scan("fi120", "flashinfer.utils.BackendSupportedError: bmm_fp8 does not support backend "
+                      "'cutlass' with capability 120\n");
+    cr_assert_str_eq(r->context.platform, "other");
+    cr_assert_str_eq(fx_verdict(r), "none", "an sm_120 kernel refused on an RTX 50 is not G7");
+    corr_result_free(r);
+    /* a backend refused without a capability (no tensor argument) is no arch statement */
+    r = scan(
+        "fiauto",
+        "flashinfer.utils.BackendSupportedError: No suitable auto backends found for mm_fp4\n");
+    cr_assert_str_eq(r->context.platform, "unknown");
+    cr_assert_eq(fx_conf(r, "G7"), 0.0);
+    corr_result_free(r);
+}
+
+Test(kernel_availability, kernel_families_name_g7_on_gb10_only)
+{
+    expect_on_gb10_only("trtllm", "G7",
+                        "RuntimeError: Error in function 'run' at "
+                        "/workspace/csrc/trtllm_batched_gemm_runner.cu:383: Error occurred when "
+                        "running GEMM! (numBatches: 32, GemmMNK: 128 4096 2048, Kernel: "
+                        "bmm_E2m1_E2m1E2m1_Fp32_t128x8x512_s4_sm100f)",
+                        NULL);
+    expect_on_gb10_only("marlin", "G7",
+                        "INFO 05-30 10:02:11 [mxfp8.py:88] Using 'MARLIN' MxFp8 MoE backend.",
+                        NULL);
+    expect_on_gb10_only("deepgemm", "G7",
+                        "RuntimeError: Assertion error (csrc/jit_kernels/impls/layout.hpp:71): "
+                        "Unknown recipe",
+                        NULL);
+    expect_on_gb10_only("symbol", "G7",
+                        "ImportError: /opt/venv/lib/python3.12/site-packages/vllm/_C.abi3.so: "
+                        "undefined symbol: _Z20cutlass_moe_mm_sm100RN2at6TensorERKS0_S3_bb",
+                        NULL);
+    expect_on_gb10_only("unsupported", "G7", "RuntimeError: Unsupported architecture", NULL);
+    /* flashinfer trace/templates/gemm.py: f"mm_bf16_fp4 is not supported on SM{major}{minor}" */
+    expect_on_gb10_only("notsm", "G7", "NotImplementedError: mm_bf16_fp4 is not supported on SM121",
+                        "NotImplementedError: mm_bf16_fp4 is not supported on SM120");
+    expect_on_gb10_only("guard", "G7", "ValueError: TGV GEMM requires SM100, SM103 architecture",
+                        NULL);
+    /* vLLM's attention selector: every backend refused the device's capability */
+    expect_on_gb10_only("attn", "G7",
+                        "ValueError: No valid attention backend found for cuda with "
+                        "AttentionSelectorConfig(head_size=576, dtype=torch.bfloat16, "
+                        "use_mla=True, use_sparse=True). Reasons: {FLASHMLA_SPARSE: [compute "
+                        "capability not supported], FLASHINFER_MLA: [sparse not supported, "
+                        "compute capability not supported]}.",
+                        NULL);
+    expect_on_gb10_only("triton", "G7",
+                        "triton.runtime.errors.OutOfResources: out of resource: shared memory, "
+                        "Required: 196608, Hardware limit: 101376. Reducing block sizes or "
+                        "`num_stages` may help.",
+                        NULL);
+}
+
+/* The same GEMM failure logged by FlashInfer's autotuner, which skipped the tactic and went on,
+ * is no failed run: on a GB10 it names nothing. Weight-only Marlin for a WNA16 (int4) MoE is the
+ * native path, not a fallback. A CPU architecture an installer refuses is not a kernel's. */
+Test(kernel_availability, a_skipped_tactic_native_marlin_and_a_cpu_arch_are_not_g7)
+{
+    static const char *const lines[] = {
+        "[Autotuner]: Skipping tactic <TrtllmGenBatchedGemmRunner> 7, due to failure while "
+        "profiling: Error occurred when running GEMM!",
+        "INFO 08-03 21:02:58 [int_wna16.py:197] Using 'MARLIN' WNA16 MoE backend.",
+        "ERROR: Unsupported architecture: aarch64",
+        "RuntimeError: XQA is only supported on SM90, SM100, SM120/SM121 GPUs",
+        /* one backend failed for another reason (sparse): the capability is not the cause */
+        "ValueError: No valid attention backend found for cuda with "
+        "AttentionSelectorConfig(head_size=576, use_mla=True, use_sparse=True). Reasons: "
+        "{FLASHMLA_SPARSE: [compute capability not supported], TRITON_MLA: [sparse not "
+        "supported]}.",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        char sub[32];
+        snprintf(sub, sizeof sub, "neg%zu", i);
+        char *t = az_xasprintf(GB10_LINE "%s\n", lines[i]);
+        struct corr_result *r = scan(sub, t);
+        cr_assert_str_eq(r->context.platform, "gb10");
+        cr_assert_eq(fx_conf(r, "G7"), 0.0, "%s weighs G7 %.2f", lines[i], fx_conf(r, "G7"));
+        corr_result_free(r);
+        free(t);
+    }
+}
+
+/* Triton's 99 KB limit is every SM12x part's (and SM86/89's): alone it places nothing, so the
+ * one line stays a hint where nothing else says GB10. */
+Test(kernel_availability, the_shared_memory_limit_alone_does_not_place_gb10)
+{
+    struct corr_result *r = scan("smem", "triton.runtime.errors.OutOfResources: out of resource: "
+                                         "shared memory, Required: 196608, Hardware limit: 101376. "
+                                         "Reducing block sizes or `num_stages` may help.\n");
+    cr_assert_str_eq(r->context.platform, "unknown");
+    cr_assert_str_eq(fx_verdict(r), "none");
+    cr_expect_gt(fx_conf(r, "G7"), 0.0, "read as a hint");
+    corr_result_free(r);
+}
+
+/* Lines that state the device's capability place the run; a requirement does not. */
+Test(kernel_availability, the_devices_capability_places_the_run_a_requirement_does_not)
+{
+    static const struct {
+        const char *text, *platform;
+    } cases[] = {
+        {"  CUDA Capability Major/Minor version number:    12.1\n", "gb10"},
+        {"`fa3F@2.8.0` is not supported because:\n    requires device with capability <= (9, 0) "
+         "but your GPU has capability (12, 0) (too new)\n",
+         "other"},
+        {"ValueError: backend='sparse' requires SM120/SM121, got SM100\n", "other"},
+        {"device_name: GB10\n", "gb10"},
+        {"    requires device with capability >= (8, 0)\n", "unknown"},
+        {"TORCH_CUDA_ARCH_LIST=12.0\n", "unknown"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char sub[32];
+        snprintf(sub, sizeof sub, "cap%zu", i);
+        struct corr_result *r = scan(sub, cases[i].text);
+        cr_assert_str_eq(r->context.platform, cases[i].platform, "%s", cases[i].text);
+        corr_result_free(r);
+    }
+}
+
+/* flash-attn's own kernels are G2 on any machine: a CUDA error its check macro locates in its
+ * hopper/ sources (FA3, here bundled by xformers), with "no kernel image" on the next line, and
+ * FA4's arch assert. The same error located in vLLM's own csrc is not flash-attn's. */
+Test(kernel_availability, flash_attn_own_kernels_are_g2_anywhere)
+{
+    struct corr_result *r =
+        scan("fa3", RTX_LINE "CUDA error (/opt/xformers/third_party/flash-attention/hopper/"
+                             "flash_fwd_launch_template.h:188):\n"
+                             "  no kernel image is available for execution on the device\n");
+    cr_assert_str_eq(fx_verdict(r), "G2", "verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    r = scan("vllm-csrc",
+             RTX_LINE "CUDA error (/opt/vllm/csrc/attention/paged_attention_v1.cu:42):\n"
+                      "  no kernel image is available for execution on the device\n");
+    cr_assert_str_neq(fx_verdict(r), "G2", "verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    r = scan("fa4", "AssertionError: Unsupported compute capability. Supported: 10.x, 11.x\n");
+    cr_assert_str_eq(fx_verdict(r), "G2", "verdict %s", fx_verdict(r));
+    corr_result_free(r);
+}
+
+/* ptxas refusing an instruction or PTX feature of another SM family (TMA .tile::gather4 and
+ * .cta_group are sm_100a/100f/110f in the PTX ISA, tcgen05 sm_100a, wgmma sm_90a) in code built
+ * for sm_121a: the target is the device's own SM (Triton compiles for the GPU it runs on), so the
+ * line alone places the run on GB10 and names G7. The same refusal for sm_120a is an RTX 50's
+ * build: it places nothing as GB10 and G7 does not read it. */
+Test(kernel_availability, ptxas_feature_of_another_sm_in_sm121_code_is_g7_and_sm120_is_not)
+{
+    static const char *const feats[] = {"Feature '.tile::gather4'", "Feature '.cta_group::2'",
+                                        "Instruction 'tcgen05.alloc'",
+                                        "Instruction 'wgmma.mma_async'"};
+    for (size_t i = 0; i < sizeof feats / sizeof feats[0]; i++) {
+        char sub[32];
+        snprintf(sub, sizeof sub, "ptx121-%zu", i);
+        char *t = az_xasprintf("ptxas /tmp/tmpk3v9x2ab.ptx, line 2210; error   : %s not "
+                               "supported on .target 'sm_121a'\n",
+                               feats[i]);
+        struct corr_result *r = scan(sub, t);
+        cr_assert_str_eq(r->context.platform, "gb10", "%s", t);
+        cr_assert_str_eq(fx_verdict(r), "G7", "%s: verdict %s", t, fx_verdict(r));
+        corr_result_free(r);
+        free(t);
+    }
+    struct corr_result *r =
+        scan("ptx120", RTX_LINE "ptxas /tmp/tmpk3v9x2ab.ptx, line 2210; error   : Feature "
+                                "'.tile::gather4' not supported on .target 'sm_120a'\n");
+    cr_assert_str_eq(r->context.platform, "other");
+    cr_assert_str_neq(fx_verdict(r), "G7", "verdict %s", fx_verdict(r));
+    cr_assert_eq(fx_conf(r, "G7"), 0.0, "an sm_120a build's refusal is not read as G7");
+    corr_result_free(r);
+}
+
+/* vLLM's MoE oracle (fused_moe/modular_kernel.py is_supported_config: f"kernel does not support
+ * {reason}" with reason f"current device {current_platform.device_name}"; the oracle's "{quant}
+ * MoE backend '{b}' does not support the deployment configuration since {reason}.") and
+ * DeepGEMM's JIT (csrc/utils/exception.hpp DG_CUDA_DRIVER_CHECK: "CUDA driver error (%s:%d): %d
+ * (%s, %s)" around cuLibraryLoadFromFile in csrc/jit/handle.hpp) refusing the device: G7 on a
+ * GB10 only; so does TileLang's carver. A MoE backend refused for its quantization scheme is not
+ * an arch statement. */
+Test(kernel_availability, moe_gate_deepgemm_jit_and_tilelang_arch_name_g7_on_gb10_only)
+{
+    expect_on_gb10_only("moegate", "G7",
+                        "ValueError: Mxfp4 MoE backend 'FLASHINFER_TRTLLM_MXFP4_BF16' does not "
+                        "support the deployment configuration since kernel does not support "
+                        "current device cuda.",
+                        NULL);
+    expect_on_gb10_only("dgjit", "G7",
+                        "RuntimeError: CUDA driver error (/opt/deep_gemm/csrc/jit/handle.hpp:156): "
+                        "200 (CUDA_ERROR_INVALID_IMAGE, device kernel image is invalid)",
+                        NULL);
+    /* TileLang's carver (tilelang/carver/arch/cuda.py: f"Unsupported architecture: {arch}", the
+     * device printed as f"CUDA({self.target})") has tensor-core tables up to Hopper only */
+    expect_on_gb10_only("tilelang", "G7",
+                        "ValueError: Unsupported architecture: CUDA(cuda -keys=cuda,gpu "
+                        "-arch=sm_121 -max_num_threads=1024 -thread_warp_size=32)",
+                        "ValueError: Unsupported architecture: CUDA(cuda -keys=cuda,gpu "
+                        "-arch=sm_120 -max_num_threads=1024 -thread_warp_size=32)");
+    /* 209 from the same check is DeepGEMM's kernel, not a framework build without the GPU's code:
+     * G7 on GB10, and G1's "no kernel image" line does not take it */
+    struct corr_result *r =
+        scan("dgjit209", GB10_LINE "RuntimeError: CUDA driver error (csrc/jit/handle.hpp:141): 209 "
+                                   "(CUDA_ERROR_NO_BINARY_FOR_GPU, no kernel image is available "
+                                   "for execution on the device)\n");
+    cr_assert_str_eq(fx_verdict(r), "G7", "verdict %s", fx_verdict(r));
+    cr_assert_eq(fx_conf(r, "G1"), 0.0, "G1 weighs %g", fx_conf(r, "G1"));
+    corr_result_free(r);
+    r = scan("moequant", GB10_LINE "ValueError: NvFp4 MoE backend 'FLASHINFER_CUTLASS' does not "
+                                   "support the deployment configuration since kernel does not "
+                                   "support quantization scheme kNvfp4StaticxkNvfp4Dynamic.\n");
+    /* the NvFp4 word alone is CTX.quant's hint (0.15); a device-gate line would add 0.2 more */
+    cr_assert_str_neq(fx_verdict(r), "G7", "verdict %s", fx_verdict(r));
+    cr_assert_lt(fx_conf(r, "G7"), 0.2, "G7 weighs %g", fx_conf(r, "G7"));
+    corr_result_free(r);
+}
+
+/* FlashInfer's SM120/SM121 FP4 runner tags its StreamK tiles (fp4_gemm_template_sm120.h
+ * runFp4GemmImpl: "[FP4 gemm Runner" + scheduler_name + "] ", scheduler_name " StreamK"): the
+ * raised failure is G7 on a GB10 only, as the untagged DP runner's. */
+Test(kernel_availability, fp4_runner_streamk_tag_is_the_same_runner)
+{
+    expect_on_gb10_only("streamk", "G7",
+                        "RuntimeError: [FP4 gemm Runner StreamK] Failed to initialize cutlass FP4 "
+                        "gemm on sm120/sm121. Error: Error Internal",
+                        NULL);
+}
+
+/* Guards and selectors that refuse a quantized kernel without naming the device (issue #20):
+ * the line names the mechanism, never the platform. Each names G7 only beside a line that places
+ * the run on GB10, is a hint beside an RTX 5090, and alone leaves G7 possible with the command
+ * that places the run. Shapes from the emitters' format strings:
+ *  - FlashInfer nightly-v0.6.18 (fb28d72) flashinfer/prefill.py fmha_v2_prefill_sm120 ("... is
+ *    only supported on SM120 GPUs; SM121 has not been validated.", raised for a capability other
+ *    than (12, 0)) and v0.6.2 flashinfer/xqa.py ("XQA MLA is only supported on SM120 GPUs");
+ *  - vLLM vllm/v1/attention/backends/mla/prefill/selector.py: f"Selected MLA prefill backend
+ *    {name} is not valid for this configuration. Reason: {invalid_reasons}" (a Python list);
+ *  - vLLM vllm/v1/attention/backends/flashinfer.py: "--kv-cache-dtype nvfp4 requires the SM100
+ *    trtllm-gen FlashInfer path.";
+ *  - Kimi-K3's model code kimi_k3/nvidia/mla.py _decode_concat_cache's assert message. */
+static const char *const UNPLACED_GUARDS[] = {
+    "ValueError: fmha_v2_prefill_sm120 is only supported on SM120 GPUs; SM121 has not been "
+    "validated.",
+    "RuntimeError: XQA MLA is only supported on SM120 GPUs",
+    "ValueError: Selected MLA prefill backend FLASHINFER is not valid for this configuration. "
+    "Reason: ['compute capability not supported']",
+    "ValueError: --kv-cache-dtype nvfp4 requires the SM100 trtllm-gen FlashInfer path.",
+    "AssertionError: Kimi-K3 fp8 KV cache decode requires a backend that accepts an fp8 "
+    "(quantized) query input.",
+};
+
+Test(kernel_availability, guards_without_the_device_name_g7_on_gb10_only_else_possible)
+{
+    char sub[32];
+    for (size_t i = 0; i < sizeof UNPLACED_GUARDS / sizeof UNPLACED_GUARDS[0]; i++) {
+        snprintf(sub, sizeof sub, "guard%zu", i);
+        expect_on_gb10_only(sub, "G7", UNPLACED_GUARDS[i], NULL);
+        snprintf(sub, sizeof sub, "alone%zu", i);
+        char *t = az_xasprintf("%s\n", UNPLACED_GUARDS[i]);
+        struct corr_result *r = scan(sub, t);
+        cr_assert_str_eq(r->context.platform, "unknown", "%s", UNPLACED_GUARDS[i]);
+        cr_assert_str_neq(fx_verdict(r), "G7", "%s alone: verdict %s", UNPLACED_GUARDS[i],
+                          fx_verdict(r));
+        cr_assert_geq(r->npossible, 1, "%s alone: nothing possible", UNPLACED_GUARDS[i]);
+        cr_assert_str_eq(r->possible[0].entry->id, "G7", "%s", UNPLACED_GUARDS[i]);
+        cr_assert(r->possible[0].by_platform, "%s: the platform decides", UNPLACED_GUARDS[i]);
+        corr_result_free(r);
+        free(t);
+    }
+}
+
+/* An SM120-only guard is refused by an SM121 device, but a guard that admits SM12x or lists
+ * SM121 says nothing of GB10 (FlashInfer v0.6.4's "SM12x", the XQA list "SM120/SM121"). */
+Test(kernel_availability, guards_admitting_sm121_are_not_read)
+{
+    static const char *const lines[] = {
+        "ValueError: fmha_v2_prefill_deepseek is only supported on SM12x GPUs.",
+        "RuntimeError: XQA MLA is only supported on SM120/SM121 GPUs",
+        "ValueError: --kv-cache-dtype nvfp4 requires sm100f or SM12x, please try a different "
+        "dtype or remove it.",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        char sub[32];
+        snprintf(sub, sizeof sub, "admit%zu", i);
+        char *t = az_xasprintf(GB10_LINE "%s\n", lines[i]);
+        struct corr_result *r = scan(sub, t);
+        cr_assert_str_eq(r->context.platform, "gb10", "the GB10 line was read");
+        cr_assert_str_neq(fx_verdict(r), "G7", "%s: verdict %s", lines[i], fx_verdict(r));
+        cr_assert_lt(fx_conf(r, "G7"), 0.2, "%s weighs G7 %.2f", lines[i], fx_conf(r, "G7"));
+        corr_result_free(r);
+        free(t);
+    }
+}
+
+/* vLLM's selector refusing a backend for the KV-cache dtype is a hint even on GB10 (Triton has
+ * no nvfp4 KV on any GPU; FlashInfer's refusal is family 100's): G7 stays possible, no verdict;
+ * also when a console wrapped the message before "for this configuration". A reason that is no
+ * dtype or arch (attention sinks) is not read. */
+Test(kernel_availability, kv_dtype_refusal_is_a_hint_even_on_gb10)
+{
+    struct corr_result *r =
+        scan("kvgb10", GB10_LINE "ValueError: Selected backend AttentionBackendEnum.FLASH_ATTN is "
+                                 "not valid\nfor this configuration. Reason: ['kv_cache_dtype not "
+                                 "supported']\n");
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_neq(fx_verdict(r), "G7", "verdict %s", fx_verdict(r));
+    cr_assert_gt(fx_conf(r, "G7"), 0.0, "the wrapped reason is read: %.2f", fx_conf(r, "G7"));
+    cr_assert_geq(r->npossible, 1);
+    cr_assert_str_eq(r->possible[0].entry->id, "G7");
+    corr_result_free(r);
+    r = scan("kvrtx", RTX_LINE "ValueError: Selected backend AttentionBackendEnum.FLASH_ATTN is "
+                               "not valid for this configuration. Reason: ['kv_cache_dtype not "
+                               "supported']\n");
+    cr_assert_str_eq(r->context.platform, "other");
+    cr_assert_str_neq(fx_verdict(r), "G7", "verdict %s", fx_verdict(r));
+    cr_assert_eq(r->npossible, 0, "G7 off GB10: %zu possible", r->npossible);
+    corr_result_free(r);
+    r = scan("sink", GB10_LINE "ValueError: Selected backend AttentionBackendEnum.FLASHINFER is "
+                               "not valid for this configuration. Reason: ['sink setting not "
+                               "supported']\n");
+    cr_assert_str_eq(r->context.platform, "gb10", "the input was read");
+    cr_assert_eq(fx_conf(r, "G7"), 0.0, "G7 weighs %.2f", fx_conf(r, "G7"));
+    corr_result_free(r);
+}

@@ -1,0 +1,468 @@
+/*
+ * tests/unit/test_loaders_drift.c - the CUDA generation (G1) and dependency drift (G9) families
+ * of issue #20, read from the emitters' format strings, scanned with the shipped pack. Each line
+ * is built from its emitter's format string with values of our own (docs/emitters.md names the
+ * file and release of each):
+ *  - LLVM llvm/lib/MC/MCSubtargetInfo.cpp: "'%s' is not a recognized processor for this target
+ *    (ignoring processor)" (the NVPTX CPU is the sm_ target Triton asks for);
+ *  - ptxas' option parser: "ptxas fatal   : Value '%s' is not defined for option 'gpu-name'",
+ *    also cut after "is not defined" where a launcher quotes it;
+ *  - glibc elf/dl-load.c "cannot open shared object file" (through dlerror's "%s: %s"), and
+ *    elf/dl-version.c "version `%s' not found (required by %s)";
+ *  - TensorFlow's dso_loader.cc "Could not load dynamic library '%s'; dlerror: %s" (a warning);
+ *  - glibc elf/dl-lookup.c "undefined symbol: %s", macOS dyld "Symbol not found: %s";
+ *    torch/csrc/stable/c/shim.h's torch_dtype_* C functions;
+ *  - transformers src/transformers/utils/versions.py _compare_versions: "{requirement} is
+ *    required for a normal functioning of this module, but found {pkg}=={got_ver}.";
+ *  - mosaicml/llm-foundry llmfoundry/models/layers/attention.py: "Please install
+ *    flash-attn==... or flash-attn==...".
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "correlate/corr.h"
+#include "scan_fixture.h"
+
+TestSuite(drift, .init = fx_setup_shipped, .fini = fx_teardown, .timeout = 60);
+
+/* Write text as <sub>/run.log, analyze <sub>; the run must have read the lines. */
+static struct corr_result *scan_text(const char *sub, const char *text)
+{
+    return fx_scan_one(sub, "run.log", text);
+}
+
+/* Does a finding of entry id cite signature sig among its evidence? */
+static int cites(const struct corr_result *r, const char *id, const char *sig)
+{
+    for (size_t i = 0; i < r->nfindings; i++) {
+        if (strcmp(r->findings[i].entry->id, id)) continue;
+        for (size_t k = 0; k < r->findings[i].nevidence; k++)
+            if (r->findings[i].evidence[k].sig && !strcmp(r->findings[i].evidence[k].sig->id, sig))
+                return 1;
+    }
+    return 0;
+}
+
+static void expect_verdict(const char *sub, const char *text, const char *want)
+{
+    struct corr_result *r = scan_text(sub, text);
+    cr_expect_str_eq(fx_verdict(r), want, "%s: verdict %s, want %s", sub, fx_verdict(r), want);
+    corr_result_free(r);
+}
+
+/* A toolchain older than the GPU: the LLVM inside Triton, ptxas. A non-GPU CPU name in the same
+ * LLVM message (an M4 Mac's Julia) is nothing of the kind. */
+Test(drift, a_toolchain_that_does_not_know_the_gpu_arch_is_g1)
+{
+    expect_verdict("llvm",
+                   "'sm_103a' is not a recognized processor for this target (ignoring processor)\n"
+                   "LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.shfl.sync.idx.i32\n",
+                   "G1");
+    expect_verdict("ptxas-cut", "ptxas fatal : Value 'sm_120a' is not defined\n", "G1");
+    expect_verdict("ptxas",
+                   "ptxas fatal   : Value 'sm_100a' is not defined for option 'gpu-name'\n", "G1");
+    expect_verdict("llvm-cpu",
+                   "'znver5' is not a recognized processor for this target (ignoring processor)\n",
+                   "none");
+    expect_verdict("ptxas-other-option",
+                   "ptxas fatal   : Value 'sm_120a' is not defined for option 'machine'\n", "none");
+}
+
+/* CUDA 7-10 sonames carried the toolkit's major.minor: a binary built for CUDA 10.1 wants
+ * libcudart.so.10.1 on a CUDA 10.0 machine. cuDNN's soname is cuDNN's own major. */
+Test(drift, an_old_generation_cuda_soname_missing_is_g1)
+{
+    expect_verdict(
+        "cuda10",
+        "ImportError: libcudart.so.10.1: cannot open shared object file: No such file or "
+        "directory\n",
+        "G1");
+    expect_verdict(
+        "cudnn",
+        "ImportError: libcudnn.so.7: cannot open shared object file: No such file or directory\n",
+        "none");
+}
+
+/* TensorFlow's loader warns and runs on the CPU: alone a hint; beside an environment of another
+ * CUDA generation (a CUDA 13 driver, nvidia-smi's header) the mechanism. The same warning no
+ * longer reads as the strong ld.so line. */
+Test(drift, tensorflow_dso_warning_is_a_hint_until_the_environment_is_another_generation)
+{
+    const char *warn = "2022-05-03 09:14:07.512301: W tensorflow/stream_executor/platform/default/"
+                       "dso_loader.cc:64] Could not load dynamic library 'libcublas.so.11'; "
+                       "dlerror: libcublas.so.11: cannot open shared object file: No such file or "
+                       "directory\n";
+    struct corr_result *r = scan_text("tf-alone", warn);
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect_gt(fx_conf(r, "G1"), 0.0, "weighed as a hint");
+    cr_expect(cites(r, "G1", "G1.tf-dso-cuda-lib"), "read as TensorFlow's warning");
+    cr_expect(!cites(r, "G1", "G1.cuda12-lib-missing"), "not as ld.so's strong line");
+    corr_result_free(r);
+    char *both = az_xasprintf("| NVIDIA-SMI 580.95.05   Driver Version: 580.95.05   CUDA Version: "
+                              "13.0     |\n%s",
+                              warn);
+    expect_verdict("tf-cuda13", both, "G1");
+    free(both);
+}
+
+/* glibc's missing version node: a CUDA library of another major under the expected name. The C++
+ * runtime's node (GLIBCXX) is no CUDA generation. */
+Test(drift, a_missing_cuda_version_node_is_g1_and_a_glibcxx_node_is_not)
+{
+    expect_verdict("vnode",
+                   "ImportError: /usr/lib/aarch64-linux-gnu/libcusparse.so.12: version "
+                   "`libcusparse.so.12' not found (required by "
+                   "/srv/env/lib/python3.11/site-packages/spx/_kern.so)\n",
+                   "G1");
+    expect_verdict("glibcxx",
+                   "ImportError: /lib/aarch64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' "
+                   "not found (required by /srv/env/lib/python3.11/site-packages/spx/_kern.so)\n",
+                   "none");
+}
+
+/* An undefined torch symbol from each loader's wording: ld.so with a package-relative object and
+ * the colon dropped, torch's stable C shim, macOS dyld. A build tree's object is a build setting
+ * (labelling rule: none). */
+Test(drift, an_undefined_torch_symbol_from_each_loader_is_g9)
+{
+    expect_verdict("ldso-rel",
+                   "fastops/sm90/_ops.abi3.so: undefined symbol "
+                   "_ZN3c104cuda20getCurrentCUDAStreamEa\n",
+                   "G9");
+    expect_verdict("stable-shim", "OSError: undefined symbol: torch_dtype_float8_e8m0fnu\n", "G9");
+    expect_verdict("dyld",
+                   "ImportError: dlopen(/Users/ana/env/lib/python3.12/site-packages/fastops/_C.so, "
+                   "0x0002): Symbol not found: __ZN2at4_ops4add_4callERNS_6TensorERKS2_RKN3c106"
+                   "ScalarE\n",
+                   "G9");
+    expect_verdict("build-tree",
+                   "ImportError: fastops/build/lib.linux-aarch64-cpython-312/fastops/_C.so: "
+                   "undefined symbol: _ZN3c104cuda20getCurrentCUDAStreamEa\n",
+                   "none");
+}
+
+/* transformers' require_version: a stack package out of its pinned range is drift; a tokenizer's
+ * range is capped at version-change's other_weight (a hint). */
+Test(drift, a_runtime_version_check_names_g9_for_the_stack_only)
+{
+    expect_verdict("peft",
+                   "ImportError: peft>=0.11.1,<=0.12.0 is required for a normal functioning of "
+                   "this module, but found peft==0.13.2.\n",
+                   "G9");
+    struct corr_result *r = scan_text(
+        "hub", "ImportError: huggingface-hub>=0.23.2,<1.0 is required for a normal functioning "
+               "of this module, but found huggingface-hub==1.1.0.\n");
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G9", "G9.require-version"), "the line was read as the version check");
+    cr_expect_lt(fx_conf(r, "G9"), 0.35, "a package outside the stack is a hint at most");
+    corr_result_free(r);
+}
+
+/* Model code demanding exact pins: a triton pin is the stack drifting; a list of flash-attn
+ * versions alone is its import failing (G2's family), not this line's. */
+Test(drift, model_code_demanding_exact_stack_pins_is_g9)
+{
+    expect_verdict("pins", "RuntimeError: Please install flash-attn==2.4.2 and triton==2.2.0\n",
+                   "G9");
+    expect_verdict("fa-only",
+                   "RuntimeError: Please install flash-attn==1.0.9 or flash-attn==2.4.2\n", "none");
+}
+
+/* CTranslate2's cuBLAS stub (src/cuda/cublas_stub.cc: "Library " CUBLAS_LIBNAME " is not found or
+ * cannot be loaded", the name carrying the CUDA major) and the Windows runtime DLLs of CUDA 10/11
+ * (cudart64_101.dll, cudart64_110.dll: CPython's ctypes "Could not find module ..."). Its NCCL stub
+ * prints the same for libnccl: no CUDA generation. */
+Test(drift, a_cuda_library_of_another_major_from_ctranslate2_and_windows_is_g1)
+{
+    expect_verdict(
+        "ct2", "RuntimeError: Library cublas64_11.dll is not found or cannot be loaded\n", "G1");
+    expect_verdict("ct2-nccl",
+                   "RuntimeError: Library libnccl.so.2 is not found or cannot be loaded\n", "none");
+    expect_verdict(
+        "win-cuda101",
+        "FileNotFoundError: Could not find module 'E:\\tools\\asr\\cudart64_101.dll' (or "
+        "one of its dependencies). Try using the full path with constructor syntax.\n",
+        "G1");
+}
+
+/* torchvision/extension.py _assert_has_ops: the torch/torchvision pair; a third-party copy of the
+ * sentence names its own package, which version-change caps at other_weight. */
+Test(drift, custom_ops_that_do_not_load_name_g9_for_torchvision)
+{
+    expect_verdict(
+        "tv-ops",
+        "RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and "
+        "torchvision versions are incompatible, or if you had errors while compiling "
+        "torchvision from source.\n",
+        "G9");
+    struct corr_result *r =
+        scan_text("copy-ops", "RuntimeError: Couldn't load custom C++ ops. This can happen if your "
+                              "PyTorch and shiftops versions are incompatible, or if you had "
+                              "errors while compiling shiftops from source.\n");
+    cr_expect(cites(r, "G9", "G9.custom-ops-not-loaded"), "the line was read");
+    cr_expect_lt(fx_conf(r, "G9"), 0.35, "another package's ops: a hint at most");
+    corr_result_free(r);
+}
+
+/* pip list columns (and collect_env's [pip3] rows): torchaudio ships with one torch release (0.N
+ * with 1.N, then the same version from 2.0); a listing of two releases is the drift, a matched
+ * pair is nothing. */
+Test(drift, a_torch_torchaudio_pair_of_two_releases_is_g9)
+{
+    expect_verdict("ta-pair",
+                   "Package                           Version\n"
+                   "--------------------------------- ------------\n"
+                   "torch                             2.8.0+cu129\n"
+                   "torchaudio                        2.6.0+cu124\n",
+                   "G9");
+    expect_verdict("ta-matched",
+                   "[pip3] torch==1.12.1+cu116\n"
+                   "[pip3] torchaudio==0.12.1+cu116\n",
+                   "none");
+}
+
+/* conda's transaction summary (conda/core/link.py: "  %-18s %38s --> %s" under "will be
+ * SUPERSEDED by a higher-priority channel:"): a CUDA pytorch replaced by a CPU build, then the
+ * failure it causes. The same arrow row for numpy is no stack package. */
+Test(drift, conda_replacing_the_torch_build_is_g9)
+{
+    struct corr_result *r = scan_text(
+        "conda-torch", "The following packages will be SUPERSEDED by a higher-priority channel:\n\n"
+                       "  pytorch            pytorch::pytorch-2.4.1-py3.12_cuda12.4~ --> "
+                       "pkgs/main::pytorch-2.4.0-cpu_py312h0a1b2c3_1\n\n"
+                       "RuntimeError: Found no NVIDIA driver on your system.\n");
+    cr_expect_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G9", "G9.conda-replaced"), "conda's row is the evidence");
+    corr_result_free(r);
+    r = scan_text("conda-numpy", "The following packages will be UPDATED:\n\n"
+                                 "  numpy                              1.26.4-py312h5f9d8c6_0 --> "
+                                 "2.1.3-py312h5f9d8c6_0\n\n"
+                                 "ValueError: numpy.dtype size changed\n");
+    cr_expect_str_neq(fx_verdict(r), "G9", "numpy's update is not the stack");
+    corr_result_free(r);
+}
+
+/* glibc's dlerror() names the object before "undefined symbol" ("%s: %s"); a line without it
+ * does not say whose extension failed (an import before torch, a copy cut at the colon), so it
+ * is a hint. A terminal that wraps the message after the object's colon keeps the object on the
+ * line above: that line, an installed package's, restores the verdict (symbol on the next line,
+ * or "undefined symbol:" and the symbol on two more). */
+Test(drift, a_wrapped_loader_message_keeps_its_object_and_a_bare_symbol_is_a_hint)
+{
+    struct corr_result *r =
+        scan_text("bare", "undefined symbol: _ZN3c104cuda20CUDACachingAllocator9allocatorE\n");
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G9", "G9.torch-symbol-no-object"), "the bare symbol was read");
+    corr_result_free(r);
+    expect_verdict("wrap2",
+                   "ImportError: /srv/env/lib/python3.11/site-packages/fastops/_C.abi3.so:\n"
+                   "undefined symbol: _ZN3c104cuda20CUDACachingAllocator9allocatorE\n",
+                   "G9");
+    expect_verdict("wrap3",
+                   "OSError: /usr/lib/python3/dist-packages/torchvision/image.so: \n"
+                   "undefined symbol: \n"
+                   "_ZN2at4_ops10zeros_like4callERKNS_6TensorEN3c108optionalINS5_10ScalarTypeEEE\n",
+                   "G9");
+    expect_verdict("wrap-tree",
+                   "ImportError: /home/ana/fastops/build/lib.linux-x86_64-cpython-311/_C.so:\n"
+                   "undefined symbol: _ZN3c104cuda20CUDACachingAllocator9allocatorE\n",
+                   "none");
+}
+
+/* c10/macros/Export.h: torch_cuda was split into torch_cuda_cu and torch_cuda_cpp for CUDA 11
+ * builds; an extension linked against the split libraries cannot load beside a torch that ships
+ * one libtorch_cuda.so (glibc dl-load.c through ctypes' OSError or an ImportError). */
+Test(drift, a_split_torch_cuda_library_missing_is_g9)
+{
+    expect_verdict("split-cu",
+                   "ImportError: libtorch_cuda_cu.so: cannot open shared object file: No such file "
+                   "or directory\n",
+                   "G9");
+    expect_verdict("nccl-frame",
+                   "#6  0x00007f1c in c10d::ProcessGroupNCCL::workCleanupLoop() () from "
+                   "/opt/venv/lib/python3.8/site-packages/torch/lib/libtorch_cuda_cpp.so\n",
+                   "none");
+}
+
+/* transformers' HeterogeneousConfigMixin.__getattribute__ refuses a global read of a per-layer
+ * attribute: the reader predates per-layer configs. With the opt-in it only logs a warning. */
+Test(drift, transformers_refusing_a_global_per_layer_read_is_g9)
+{
+    expect_verdict("per-layer",
+                   "transformers.integrations.heterogeneity.configuration_utils."
+                   "AmbiguousGlobalPerLayerAttributeError: 'intermediate_size' is a per-layer "
+                   "attribute and may vary across layers. Access it via the individual layer "
+                   "configs instead (e.g. config.per_layer_config[i].intermediate_size).\n",
+                   "G9");
+    expect_verdict("per-layer-optin",
+                   "Reading global config value for per-layer attribute `intermediate_size` on a "
+                   "heterogeneous config. Only do this if the caller can safely handle "
+                   "heterogeneous configs; code that assumes a homogeneous model may use the "
+                   "global value incorrectly.\n",
+                   "none");
+}
+
+/* The user's own build as a contrary fact: CMake's flags.make (cmMakefileTargetGenerator.cxx:
+ * "{lang}_FLAGS = "), its "Build files have been written to: " and setuptools' "running develop"
+ * beside an undefined torch symbol in an extension named without a path: the build's setting,
+ * not drift (labelling rule: none). The same symbol line alone stays G9; a pip build in /tmp is
+ * an install, not the user's tree. */
+Test(drift, the_users_own_build_beside_an_undefined_torch_symbol_is_not_g9)
+{
+    const char *sym = "ImportError: fastops.cpython-311-x86_64-linux-gnu.so: undefined symbol: "
+                      "_ZN3c104cuda20CUDACachingAllocator9allocatorE\n";
+    expect_verdict("sym-alone", sym, "G9");
+    char text[1024];
+    snprintf(text, sizeof text,
+             "CMakeFiles/fastops.dir/flags.make:CXX_FLAGS = -O2 -fPIC -D_GLIBCXX_USE_CXX11_ABI=1 "
+             "-std=gnu++17\n%s",
+             sym);
+    struct corr_result *r = scan_text("cmake-flags", text);
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G9", "G9.torch-cpp-abi"), "the symbol line was read");
+    corr_result_free(r);
+    snprintf(text, sizeof text, "-- Build files have been written to: /home/ana/fastops/build\n%s",
+             sym);
+    expect_verdict("cmake-gen", text, "none");
+    snprintf(text, sizeof text, "running develop\n%s", sym);
+    expect_verdict("develop", text, "none");
+    snprintf(text, sizeof text, "-- Build files have been written to: /tmp/tmpq1w2e3/build\n%s",
+             sym);
+    expect_verdict("pip-tmp-build", text, "G9");
+}
+
+/* The same guard on G1's undefined CUDA runtime symbol: an extension the user built in a source
+ * tree against another toolkit is its build setting. */
+Test(drift, the_users_own_build_beside_an_undefined_cuda_symbol_is_not_g1)
+{
+    const char *sym = "ImportError: /srv/env/lib/python3.11/site-packages/fastops/_C.so: undefined "
+                      "symbol: cudaStreamGetCaptureInfo_v3\n";
+    expect_verdict("cuda-sym", sym, "G1");
+    char text[1024];
+    snprintf(text, sizeof text, "[ 50%%] Building CUDA object CMakeFiles/fastops.dir/k.cu.o\n%s",
+             sym);
+    expect_verdict("cuda-sym-own", text, "none");
+}
+
+/* The first error's signature id, "" without one. */
+static const char *first_sig(const struct corr_result *r)
+{
+    return r->first_error && r->first_error->sig ? r->first_error->sig->id : "";
+}
+
+/* FlashInfer refuses a companion package of another release (flashinfer/jit/env.py: "flashinfer-
+ * jit-cache version ({v}) does not match flashinfer version ({v}). ..."); its collect_env row
+ * that flags the same pair is a listing, not the failure. */
+Test(drift, flashinfer_companion_package_of_another_release_is_g9)
+{
+    expect_verdict("fi-jit-cache",
+                   "RuntimeError: flashinfer-jit-cache version (0.4.1+cu128) does not match "
+                   "flashinfer version (0.5.0). Please install the same version of both packages. "
+                   "Set FLASHINFER_DISABLE_VERSION_CHECK=1 to bypass this check.\n",
+                   "G9");
+    struct corr_result *r = scan_text("fi-env-row", "flashinfer-python: 0.5.0\n"
+                                                    "flashinfer-cubin: 0.5.0\n");
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect_eq(fx_conf(r, "G9"), 0.0, "no G9 evidence in a matching pair");
+    corr_result_free(r);
+}
+
+/* torch/backends/cudnn/__init__.py: the same cuDNN major with a lower minor is a second cuDNN
+ * shadowing the wheel's own (G9); another major is another CUDA generation's library, not this. */
+Test(drift, torch_cudnn_check_same_major_is_g9_other_major_is_not)
+{
+    expect_verdict("cudnn-minor",
+                   "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against "
+                   "(8, 9, 7) but found runtime version (8, 6, 0). PyTorch already comes bundled "
+                   "with cuDNN. One option to resolving this error is to ensure PyTorch can find "
+                   "the bundled cuDNN. one possibility is that there is a conflicting cuDNN in "
+                   "LD_LIBRARY_PATH.\n",
+                   "G9");
+    struct corr_result *r =
+        scan_text("cudnn-major", "RuntimeError: cuDNN version incompatibility: PyTorch was "
+                                 "compiled  against (9, 1, 0) but found runtime version (8, 9, "
+                                 "7). PyTorch already comes bundled with cuDNN.\n");
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect(!cites(r, "G9", "G9.cudnn-runtime-shadowed"), "another major is not the shadow");
+    corr_result_free(r);
+}
+
+/* pip's resolver (factory.py get_installation_error): the causes under "The conflict is caused
+ * by:" include a torch-family pin. The same pin line without the header is a hint only. */
+Test(drift, pip_conflict_header_over_a_torch_pin_is_g9)
+{
+    expect_verdict("pip-conflict",
+                   "ERROR: Cannot install -r requirements.txt (line 3) and xformers==0.0.28 "
+                   "because these package versions have conflicting dependencies.\n"
+                   "\n"
+                   "The conflict is caused by:\n"
+                   "    The user requested torch==2.5.1\n"
+                   "    xformers 0.0.28 depends on torch==2.4.1\n"
+                   "\n"
+                   "ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/"
+                   "topics/dependency-resolution/#dealing-with-dependency-conflicts\n",
+                   "G9");
+    struct corr_result *r = scan_text("pin-alone", "    xformers 0.0.28 depends on torch==2.4.1\n");
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G9", "G9.resolver-torch-pins"), "the pin line was read");
+    corr_result_free(r);
+}
+
+/* The loaders' "not found" as the first error of a run no gotcha explains: CPython's WinError
+ * 126 (OSError_str's "[WinError %S] %S", torch/__init__.py's "Error loading ..."), printed bare;
+ * raised as a traceback's final line the exception names it. cuDNN 8's own Windows loader, macOS
+ * dyld at launch. WinError 127 is a missing procedure, not a missing file. */
+Test(drift, loaders_not_found_name_the_missing_file)
+{
+    struct corr_result *r = scan_text(
+        "win126", "[WinError 126] The specified module could not be found. Error loading "
+                  "\"C:\\app\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll\" or one of its "
+                  "dependencies.\n");
+    cr_expect_str_eq(first_sig(r), "C.missing-file.win-module-not-found", "got %s", first_sig(r));
+    corr_result_free(r);
+    r = scan_text("win126-raised",
+                  "OSError: [WinError 126] The specified module could not be found. Error loading "
+                  "\"C:\\app\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll\" or one of its "
+                  "dependencies.\n");
+    cr_expect(strncmp(first_sig(r), "C.python-exception", 18) == 0,
+              "raised as the traceback's final line, the exception names it: %s", first_sig(r));
+    corr_result_free(r);
+    r = scan_text("cudnn8-win", "Could not load library cudnn_adv_train64_8.dll. Error code 126\n"
+                                "Please make sure cudnn_adv_train64_8.dll is in your library "
+                                "path!\n");
+    cr_expect_str_eq(first_sig(r), "C.missing-file.win-library-error-code", "got %s", first_sig(r));
+    corr_result_free(r);
+    r = scan_text("dyld", "dyld[801]: Library not loaded: '@rpath/libtorch_cpu.dylib'\n"
+                          "  Referenced from: '/Users/me/bin/infer'\n"
+                          "  Reason: tried: '/usr/local/lib/libtorch_cpu.dylib' (no such file)\n");
+    cr_expect_str_eq(first_sig(r), "C.missing-file.dyld-not-loaded", "got %s", first_sig(r));
+    corr_result_free(r);
+    r = scan_text("win127", "OSError: [WinError 127] The specified procedure could not be found. "
+                            "Error loading \"C:\\app\\venv\\Lib\\site-packages\\torch\\lib\\"
+                            "shm.dll\" or one of its dependencies.\n");
+    cr_expect(strncmp(first_sig(r), "C.missing-file", 14), "127 is not a missing file: %s",
+              first_sig(r));
+    corr_result_free(r);
+}
+
+/* CPython's import_from for a name of Triton's compiler internals, which frameworks import and
+ * users do not: strong. The kernel author's triton.language API missing a name stays a hint. */
+Test(drift, a_name_missing_from_tritons_internals_is_g9)
+{
+    expect_verdict("triton-runtime",
+                   "ImportError: cannot import name 'get_cuda_stream' from 'triton.runtime.jit' "
+                   "(/opt/venv/lib/python3.12/site-packages/triton/runtime/jit.py)\n",
+                   "G9");
+    struct corr_result *r =
+        scan_text("triton-language",
+                  "ImportError: cannot import name 'libdevice' from 'triton.language."
+                  "math' (/opt/venv/lib/python3.12/site-packages/triton/language/math.py)\n");
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G9", "G9.torch-name-missing"), "read as the weak torch-family line");
+    corr_result_free(r);
+}

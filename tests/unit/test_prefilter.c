@@ -1,0 +1,124 @@
+/*
+ * tests/unit/test_prefilter.c - the literal prefilter's key windows and its probe counts
+ * (match_probe_stats, `gotcha scan --probe-stats`).
+ *
+ * Each literal of the searcher is keyed by one 4-byte window of its own (the rarest, match/
+ * match_search.c), so an occurrence is found by probing key_off bytes into it. These tests plant
+ * every literal of the shipped pack at the first byte of a record, at its last bytes and in the
+ * middle, with its letters' case flipped, and require the searcher to report a literal there:
+ * a window chosen past the start must still find a literal that opens the record, and one at the
+ * end must still find a literal that closes it. The filler byte '~' is in no literal (checked).
+ * The training-log lines are genlog.c's shapes (tests/bench/genlog.c: vLLM's metrics logger,
+ * NCCL INFO with NCCL_DEBUG=INFO).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "match/match.h"
+
+static const char *patterns_dir(char *buf, size_t n)
+{
+    const char *env = getenv("GOTCHA_PATTERNS");
+    if (env && *env) return env;
+    const char *top = getenv("GOTCHA_TOP");
+    snprintf(buf, n, "%s/patterns", top && *top ? top : ".");
+    return buf;
+}
+
+static struct match_pack *load_pack(void)
+{
+    char buf[512];
+    const char *dirs[] = {patterns_dir(buf, sizeof buf)};
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(match_pack_load(&p, dirs, 1, &err), AZ_OK, "%s", err.data ? err.data : "");
+    az_buf_free(&err);
+    return p;
+}
+
+static void no_hit(void *ctx, const struct match_hit *h)
+{
+    (void)h;
+    ++*(size_t *)ctx;
+}
+
+/* The literal hits the scanner's prefilter reports for one record. */
+static uint64_t literal_hits(struct match_scanner *sc, const char *line, size_t len)
+{
+    struct match_probe_stats before = {0}, after = {0};
+    match_scanner_probe_stats(sc, &before);
+    size_t n = 0;
+    match_scanner_scan(sc, TOK_KIND_TRAIN, line, len, no_hit, &n);
+    match_scanner_probe_stats(sc, &after);
+    cr_assert_eq(after.records, before.records + (len >= 3), "the record was not searched");
+    return after.lit_hits - before.lit_hits;
+}
+
+Test(prefilter, every_literal_found_at_start_middle_and_end)
+{
+    struct match_pack *p = load_pack();
+    struct match_scanner *sc = match_scanner_new(p);
+    char filler[64];
+    memset(filler, '~', sizeof filler);
+    cr_assert_eq(literal_hits(sc, filler, sizeof filler), 0, "the filler holds a literal");
+    size_t checked = 0;
+    for (size_t i = 0; i < match_pack_sig_count(p); i++) {
+        size_t nl;
+        const char *const *lits = match_sig_literals(match_pack_sig(p, i), &nl);
+        for (size_t k = 0; k < nl; k++) {
+            size_t ll = strlen(lits[k]);
+            cr_assert(!memchr(lits[k], '~', ll), "literal '%s' holds the filler byte", lits[k]);
+            char line[512];
+            if (ll + 2 * 7 > sizeof line) continue;
+            for (int where = 0; where < 3; where++) {
+                size_t pre = where == 0 ? 0 : 7, post = where == 2 ? 0 : 7;
+                memcpy(line, filler, pre);
+                for (size_t c = 0; c < ll; c++) { /* upper-case every other letter */
+                    char ch = lits[k][c];
+                    line[pre + c] = (char)(c % 2 && ch >= 'a' && ch <= 'z' ? ch - 32 : ch);
+                }
+                memcpy(line + pre + ll, filler, post);
+                size_t len = pre + ll + post;
+                cr_assert_geq(literal_hits(sc, line, len), 1, "literal '%s' missed in '%.*s'",
+                              lits[k], (int)len, line);
+                checked++;
+            }
+        }
+    }
+    cr_expect_gt(checked, 300, "only %zu placements checked: is the shipped pack loaded?", checked);
+    match_scanner_free(sc);
+    match_pack_free(p);
+}
+
+/* The counts add up over a real training-log mix: a probe hit that verified nothing is a false
+ * one, and a record with a literal hit has at least one probe hit or ends in a 3-byte literal. */
+Test(prefilter, probe_stats_add_up)
+{
+    static const char *const lines[] = {
+        "INFO 11-29 10:00:05 [metrics.py:455] Avg prompt throughput: 812.3 tokens/s, Avg "
+        "generation throughput: 41.2 tokens/s, Running: 3 reqs, Swapped: 0 reqs, Pending: 1 reqs, "
+        "GPU KV cache usage: 12.5%, CPU KV cache usage: 0.0%.",
+        "spark-01:4021:4388 [1] NCCL INFO Channel 03/0 : 0[0] -> 1[1] via P2P/IPC/read",
+        "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+    };
+    struct match_pack *p = load_pack();
+    struct match_scanner *sc = match_scanner_new(p);
+    uint64_t hits[3];
+    for (size_t i = 0; i < 3; i++) hits[i] = literal_hits(sc, lines[i], strlen(lines[i]));
+    struct match_probe_stats ps = {0};
+    match_scanner_probe_stats(sc, &ps);
+    cr_expect_eq(ps.records, 3);
+    cr_expect_eq(ps.bytes, strlen(lines[0]) + strlen(lines[1]) + strlen(lines[2]));
+    cr_expect_gt(hits[0], 0, "the vLLM metrics line holds the throughput literals");
+    cr_expect_gt(hits[1], 0, "the NCCL INFO line holds 'nccl info'");
+    cr_expect_eq(hits[2], 0);
+    cr_expect_eq(ps.lit_records, 2);
+    cr_expect_eq(ps.lit_hits, hits[0] + hits[1]);
+    cr_expect_leq(ps.false_probes, ps.probe_hits);
+    cr_expect_geq(ps.probe_hits - ps.false_probes, 2, "each literal record had a true probe");
+    cr_expect_geq(ps.regex_runs, ps.regex_hits);
+    match_scanner_free(sc);
+    match_pack_free(p);
+}
