@@ -348,7 +348,10 @@ void match_searcher_build(struct match_pack *p)
     /* One (literal, signature) pair per literal first, then merge equal literals. */
     size_t npairs = 0;
     for (size_t i = 0; i < p->nsigs; i++) npairs += p->sigs[i]->nliterals + p->sigs[i]->ngate;
-    if (npairs == 0) return;
+    if (npairs == 0) { /* a pack of signatures without literals: nothing to search for */
+        free(tri);
+        return;
+    }
     struct match_lit *pairs = az_xcalloc(npairs, sizeof(*pairs));
     size_t k = 0;
     for (size_t i = 0; i < p->nsigs; i++) {
