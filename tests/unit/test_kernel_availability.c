@@ -407,3 +407,56 @@ Test(kernel_availability, kv_dtype_refusal_is_a_hint_even_on_gb10)
     cr_assert_eq(fx_conf(r, "G7"), 0.0, "G7 weighs %.2f", fx_conf(r, "G7"));
     corr_result_free(r);
 }
+
+/* torch.utils.cpp_extension (commit 0011ec5) _get_cuda_arch_flags: "Unknown CUDA arch ({arch})
+ * or GPU not supported" for a TORCH_CUDA_ARCH_LIST entry the installed torch does not know. A
+ * Blackwell arch (12.1 on GB10, 10.0 on a B200) means the torch predates the GPU: G1 on any
+ * machine. A pre-Blackwell arch (8.9 on torch 1.13) and the builder's "not set" warning are not
+ * read as G1. */
+Test(kernel_availability, cpp_extension_unknown_blackwell_arch_is_g1_anywhere)
+{
+    static const char *const g1[] = {
+        GB10_LINE
+        "  File \"/usr/local/lib/python3.12/dist-packages/torch/utils/cpp_extension.py\", "
+        "line 2340, in _get_cuda_arch_flags\n"
+        "ValueError: Unknown CUDA arch (12.1) or GPU not supported\n",
+        "ValueError: Unknown CUDA arch (10.0+PTX) or GPU not supported\n",
+    };
+    for (size_t i = 0; i < sizeof g1 / sizeof g1[0]; i++) {
+        char sub[32];
+        snprintf(sub, sizeof sub, "cppext%zu", i);
+        struct corr_result *r = scan(sub, g1[i]);
+        cr_assert_str_eq(fx_verdict(r), "G1", "%s: verdict %s", g1[i], fx_verdict(r));
+        cr_assert_not_null(fx_finding(r, "G1"));
+        corr_result_free(r);
+    }
+    static const char *const not_g1[] = {
+        "ValueError: Unknown CUDA arch (8.9) or GPU not supported\n",
+        "UserWarning: TORCH_CUDA_ARCH_LIST is not set, all archs for visible cards are included "
+        "for compilation.\n",
+    };
+    for (size_t i = 0; i < sizeof not_g1 / sizeof not_g1[0]; i++) {
+        char sub[32];
+        snprintf(sub, sizeof sub, "cppold%zu", i);
+        struct corr_result *r = scan(sub, not_g1[i]);
+        cr_assert_str_neq(fx_verdict(r), "G1", "%s: verdict %s", not_g1[i], fx_verdict(r));
+        cr_assert_lt(fx_conf(r, "G1"), 0.2, "%s weighs G1 %.2f", not_g1[i], fx_conf(r, "G1"));
+        corr_result_free(r);
+    }
+}
+
+/* vLLM's quantization gate (vllm/config/vllm.py): "The quantization method {q} is not supported
+ * for the current GPU. Minimum capability: {min}. Current capability: {cc}." GB10 (121) is above
+ * every method's minimum, so the line is an older GPU's: it places the run off GB10 and names
+ * no kernel-availability gotcha. */
+Test(kernel_availability, vllm_quant_min_capability_places_an_older_gpu)
+{
+    struct corr_result *r =
+        scan("quantmin", "ValueError: The quantization method fp8 is not supported for the "
+                         "current GPU. Minimum capability: 89. Current capability: 86.\n");
+    cr_assert_str_eq(r->context.platform, "other", "the capability places the run");
+    cr_assert_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_assert_eq(fx_conf(r, "G7"), 0.0, "G7 weighs %.2f", fx_conf(r, "G7"));
+    cr_assert_lt(fx_conf(r, "G1"), 0.2, "G1 weighs %.2f", fx_conf(r, "G1"));
+    corr_result_free(r);
+}
