@@ -460,3 +460,27 @@ Test(kernel_availability, vllm_quant_min_capability_places_an_older_gpu)
     cr_assert_lt(fx_conf(r, "G1"), 0.2, "G1 weighs %.2f", fx_conf(r, "G1"));
     corr_result_free(r);
 }
+
+/* sgl-kernel (commit b227f63) csrc/gemm/fp8_blockwise_gemm_kernel.cu: "No implemented
+ * fp8_blockwise_scaled_mm for current compute capability: " sm_version after its SM90 / SM100
+ * branches. The SM printed is the device's: 121 names G7 by itself, 120 (an RTX 50) places the
+ * run off GB10; an int8 GEMM of the same shape is no FP8/FP4 kernel. */
+Test(kernel_availability, sgl_kernel_no_implemented_names_g7_on_sm121_only)
+{
+    struct corr_result *r = scan("sgl121", "NotImplementedError: No implemented "
+                                           "fp8_blockwise_scaled_mm for current compute "
+                                           "capability: 121\n");
+    cr_assert_str_eq(r->context.platform, "gb10", "the SM places the run");
+    cr_assert_str_eq(fx_verdict(r), "G7", "verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    r = scan("sgl120", "NotImplementedError: No implemented fp8_blockwise_scaled_mm for current "
+                       "compute capability: 120\n");
+    cr_assert_str_eq(r->context.platform, "other");
+    cr_assert_str_neq(fx_verdict(r), "G7", "verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    r = scan("sglint8", GB10_LINE "NotImplementedError: No implemented int8_scaled_mm for current "
+                                  "compute capability.\n");
+    cr_assert_str_eq(r->context.platform, "gb10", "the input was read");
+    cr_assert_eq(fx_conf(r, "G7"), 0.0, "int8 weighs G7 %.2f", fx_conf(r, "G7"));
+    corr_result_free(r);
+}
