@@ -105,17 +105,7 @@ static void put_tail(struct dash *x, size_t i, const char *s, size_t cols)
 {
     size_t len;
     const char *p = from_run(x, i, s, &len);
-    az_buf_reset(&x->s1);
-    report_sanitize_terminal(&x->s1, p, len);
-    const char *d = x->s1.data ? x->s1.data : "";
-    size_t total = rpt_columns(d, x->s1.len);
-    if (total <= cols || cols < 2) {
-        rpt_html_escape(x->out, d, x->s1.len);
-        return;
-    }
-    size_t skip = rpt_prefix_for_columns(d, x->s1.len, total - (cols - 1));
-    az_buf_puts(x->out, "\xe2\x80\xa6");
-    rpt_html_escape(x->out, d + skip, x->s1.len - skip);
+    rpt_html_text_tail(x->out, &x->s1, p, len, cols);
 }
 
 /* Append a string of the pack or of gotcha itself (an entry id, a fingerprint's hex): never

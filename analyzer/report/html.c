@@ -48,6 +48,22 @@ void rpt_html_text(struct az_buf *out, struct az_buf *scratch, const char *p, si
     }
 }
 
+void rpt_html_text_tail(struct az_buf *out, struct az_buf *scratch, const char *p, size_t len,
+                        size_t cols)
+{
+    az_buf_reset(scratch);
+    report_sanitize_terminal(scratch, p, len);
+    const char *d = scratch->data ? scratch->data : "";
+    size_t total = rpt_columns(d, scratch->len);
+    if (total <= cols || cols < 2) {
+        rpt_html_escape(out, d, scratch->len);
+        return;
+    }
+    size_t skip = rpt_prefix_for_columns(d, scratch->len, total - (cols - 1));
+    az_buf_puts(out, "\xe2\x80\xa6");
+    rpt_html_escape(out, d + skip, scratch->len - skip);
+}
+
 /* Append s sanitized and escaped; input strings are redacted first when asked. */
 static void h(struct html *x, const char *s, int input)
 {
@@ -197,17 +213,7 @@ static void h_cut_left(struct html *x, const char *s, size_t cols)
 {
     size_t len;
     const char *p = rpt_input(x->c, s, &len);
-    az_buf_reset(&x->s1);
-    report_sanitize_terminal(&x->s1, p, len);
-    const char *d = x->s1.data ? x->s1.data : "";
-    size_t total = rpt_columns(d, x->s1.len);
-    if (total <= cols || cols < 2) {
-        rpt_html_escape(x->out, d, x->s1.len);
-        return;
-    }
-    size_t skip = rpt_prefix_for_columns(d, x->s1.len, total - (cols - 1));
-    az_buf_puts(x->out, "\xe2\x80\xa6");
-    rpt_html_escape(x->out, d + skip, x->s1.len - skip);
+    rpt_html_text_tail(x->out, &x->s1, p, len, cols);
 }
 
 /* The timeline's rows: one lane per (file, lane) of the events placed on the run's clock, and one

@@ -138,6 +138,10 @@ extern const char rpt_html_css[];
  * points with "…" (cols 0: whole). scratch is the caller's work buffer. */
 void rpt_html_text(struct az_buf *out, struct az_buf *scratch, const char *p, size_t len,
                    size_t cols);
+/* As rpt_html_text(), keeping the end ("…job42/dmesg.log"): a path's last components are the
+ * ones that tell two apart. */
+void rpt_html_text_tail(struct az_buf *out, struct az_buf *scratch, const char *p, size_t len,
+                        size_t cols);
 /* 1, 2 or 5 times a power of ten, at least raw: steps people read at a glance. */
 double rpt_nice_step(double raw);
 
