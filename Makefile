@@ -251,7 +251,7 @@ test-arm64:
 
 eval: $(BIN)
 	GOTCHA_BIN=$(abspath $(BIN)) sh tests/tools/eval.sh corpus --gate --known=corpus/KNOWN_FAILURES
-	python3 tests/tools/corpus_independent.py patterns corpus corpus/EXAMPLE_COPIES
+	python3 tests/tools/corpus_independent.py patterns corpus
 
 # Accuracy on real logs from public threads (tests/realworld/<batch>/<case>/): measured, not a gate
 # (its figures never fail it), but a case that cannot be scanned (a crash, a timeout) does. Prints the per-label confusion, first-error and root-line accuracy, per-batch figures and the

@@ -240,6 +240,39 @@ Test(match, shipped_pack_examples_agree_through_scan)
     match_pack_free(p);
 }
 
+/* Unsloth's banner line in its two real forms (unsloth/models/llama.py, FastLlamaModel's
+ * "{chr(92)}        /    Bfloat16 = {...}. FA [Xformers = {xformers_version}. FA2 =
+ * {HAS_FLASH_ATTENTION}]"; xformers_version is None without xformers, else its dotted version,
+ * .postN suffix included: unsloth/models/_utils.py). Values of our own. G2's hint reads FA2 = True
+ * in both, through the scan path (a training log), and FA2 = False in neither. */
+Test(match, shipped_unsloth_banner_fa2_true_with_and_without_xformers)
+{
+    struct match_pack *p = load_shipped();
+    const struct match_sig *s = match_pack_find_sig(p, "G2.unsloth-fa2-true");
+    cr_assert_not_null(s, "G2.unsloth-fa2-true is not in the shipped pack");
+    struct match_scanner *sc = match_scanner_new(p);
+    static const struct {
+        const char *line;
+        int want;
+    } cases[] = {
+        {"\\        /    Bfloat16 = TRUE. FA [Xformers = None. FA2 = True]", 1},
+        {"\\        /    Bfloat16 = TRUE. FA [Xformers = 0.0.30.post1. FA2 = True]", 1},
+        {"\\        /    Bfloat16 = TRUE. FA [Xformers = 0.0.32. FA2 = True]", 1},
+        {"\\        /    Bfloat16 = TRUE. FA [Xformers = None. FA2 = False]", 0},
+        {"\\        /    Bfloat16 = TRUE. FA [Xformers = 0.0.30.post1. FA2 = False]", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct hits h = {0};
+        size_t len = strlen(cases[i].line);
+        cr_expect_eq(match_sig_exec(s, cases[i].line, len), cases[i].want, "regex on: %s",
+                     cases[i].line);
+        match_scanner_scan(sc, TOK_KIND_TRAIN, cases[i].line, len, collect, &h);
+        cr_expect_eq(has_hit_of(&h, s), cases[i].want, "scan on: %s", cases[i].line);
+    }
+    match_scanner_free(sc);
+    match_pack_free(p);
+}
+
 /* ---- (2) loader errors ---- */
 
 static char *load_error(const char *dir)
