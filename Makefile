@@ -249,9 +249,15 @@ test-arm64:
 	sh tests/tools/arm64.sh setup
 	sh tests/tools/arm64.sh test
 
+# Then: no scenario line is a copy of a pack example (corpus_independent.py), and no file outside
+# tests/realworld/ cites a source reserved for the independent check (reserved_sources.py: the
+# hashes of tests/tools/reserved-sources.sha256, the list itself kept outside; its --self-test
+# shows it failing on planted citations first).
 eval: $(BIN)
 	GOTCHA_BIN=$(abspath $(BIN)) sh tests/tools/eval.sh corpus --gate --known=corpus/KNOWN_FAILURES
 	python3 tests/tools/corpus_independent.py patterns corpus
+	python3 tests/tools/reserved_sources.py --self-test
+	python3 tests/tools/reserved_sources.py check .
 
 # Accuracy on real logs from public threads (tests/realworld/<batch>/<case>/): measured, not a gate
 # (its figures never fail it), but a case that cannot be scanned (a crash, a timeout) does. Prints the per-label confusion, first-error and root-line accuracy, per-batch figures and the

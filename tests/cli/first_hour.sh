@@ -462,7 +462,7 @@ Traceback (most recent call last):
 KeyError: 'labels'
 LOG
     cat > b8/warn/gpud.log << 'LOG'
-{"level":"warn","ts":"2025-11-26T12:30:05.257Z","caller":"memory/memory.go:97","msg":"NVML memory APIs not supported for unified memory device, falling back to system memory","product_name":"NVIDIA-GB10","error":"Not Supported"}
+{"level":"warn","ts":"2025-11-26T12:31:47.603Z","caller":"memory/memory.go:100","msg":"NVML memory APIs not supported for unified memory device, falling back to system memory","product_name":"NVIDIA-GB10","error":"Not Supported"}
 LOG
     cp b8/ok/train.log b8/warn/train.log
     cat > b8/pip/pip-install.log << 'LOG'

@@ -70,6 +70,22 @@ if [ -n "$fe" ]; then
     expect_fail "make eval" "a labelled first error not named ($fe labelled C.planted)" ev
 fi
 
+# --- make eval's reserved-sources check: a copy of patterns/ and docs/, a made-up reserved thread
+# hashed into a hash file of its own (a real reserved name written here would itself be a citation
+# in tests/); the copy passes, then one pack source and one doc line cite the thread
+rs() { python3 "$top/tests/tools/reserved_sources.py" check "$tmp/rs" --hashes="$tmp/rs.sha256"; }
+mkdir -p "$tmp/rs"
+cp -r "$top/patterns" "$top/docs" "$tmp/rs/"
+echo "planted-owner/planted-repo#4242" >"$tmp/rs.list"
+python3 "$top/tests/tools/reserved_sources.py" regen "$tmp/rs.list" --hashes="$tmp/rs.sha256" >/dev/null
+expect_pass "make eval (reserved sources)" rs
+sed -i '0,/"sources": \[/s//"sources": [\n            "https:\/\/github.com\/planted-owner\/planted-repo\/issues\/4242",/' \
+    "$tmp/rs/patterns/G4.json"
+expect_fail "make eval (reserved sources)" "a pack signature citing a reserved thread" rs
+cp "$top/patterns/G4.json" "$tmp/rs/patterns/G4.json"
+echo "as seen in planted-repo#4242." >>"$tmp/rs/docs/patterns.md"
+expect_fail "make eval (reserved sources)" "a doc citing a reserved thread by its short name" rs
+
 # --- gotcha stand-ins for the CLI gates: one that crashes, one that writes no report
 cat >"$tmp/crash.sh" <<EOS
 #!/bin/sh

@@ -4057,14 +4057,15 @@ Test(correlate, shipped_pack_names_xid79_over_the_cuda_error_it_caused)
 }
 
 /* A warn-level line is no first error of a run known not to have failed: gpud's zap line on a
- * healthy GB10 (corpus/healthy-bf16-sft-ngc-bundle), beside HF Trainer's final metrics. In a
+ * healthy GB10 (corpus/healthy-bf16-sft-ngc-bundle; gpud v0.12.24 memory/memory.go:100 Warnw),
+ * beside HF Trainer's final metrics. In a
  * failed run NCCL's warn-level error stays the root (b05/021's shape). */
 Test(correlate, a_warning_is_no_first_error_of_a_completed_run)
 {
     fx_load_shipped();
     const char *gpud =
-        "{\"level\":\"warn\",\"ts\":\"2025-11-26T12:30:05.257Z\",\"caller\":\"memory/"
-        "memory.go:97\","
+        "{\"level\":\"warn\",\"ts\":\"2025-11-26T12:31:47.603Z\",\"caller\":\"memory/"
+        "memory.go:100\","
         "\"msg\":\"NVML memory APIs not supported for unified memory device, falling back to "
         "system memory\",\"product_name\":\"NVIDIA-GB10\",\"error\":\"Not Supported\"}\n";
     fx_write("healthy", "gpud.log", gpud);
@@ -4084,4 +4085,43 @@ Test(correlate, a_warning_is_no_first_error_of_a_completed_run)
     cr_assert_not_null(r->first_error);
     cr_expect_eq(r->first_error->line, 1u);
     corr_result_free(r);
+}
+
+/* journald's unclean-shutdown warning is printed for any .journal file left online by a power
+ * loss, the system journal or a user's (systemd src/shared/journal-file-util.c, stored commit
+ * 04396f6: "File %s corrupted or uncleanly shut down, renaming and replacing."): each is read as
+ * G4's hint, and the lines around it are not. Values are this test's own. */
+static size_t unclean_events(const struct corr_result *r, uint64_t *line)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nevents; i++)
+        if (r->timeline[i].entry_id && strcmp(r->timeline[i].entry_id, "G4") == 0 &&
+            strstr(r->timeline[i].label, "without a clean shutdown")) {
+            n++;
+            *line = r->timeline[i].line;
+        }
+    return n;
+}
+
+Test(correlate, journald_unclean_shutdown_of_any_journal_file_is_read)
+{
+    fx_load_shipped();
+    const char *const files[] = {"system.journal", "user-1000.journal"};
+    for (size_t f = 0; f < 2; f++) {
+        char *text = az_xasprintf(
+            "Mar 02 07:41:10 gx10-a1 kernel: Linux version 6.17.0-1009-nvidia (buildd@bos02-arm64-"
+            "058) #9-Ubuntu SMP PREEMPT_DYNAMIC\n"
+            "Mar 02 07:41:16 gx10-a1 systemd-journald[287]: File /var/log/journal/"
+            "41c7e09b2d6a4f53b8e1a0d96c5f7e21/%s corrupted or uncleanly shut down, renaming and "
+            "replacing.\n"
+            "Mar 02 07:41:17 gx10-a1 systemd-journald[287]: Journal started\n",
+            files[f]);
+        struct corr_result *r = fx_scan_one(f ? "user" : "system", "journal.txt", text);
+        free(text);
+        uint64_t line = 0;
+        cr_expect_eq(unclean_events(r, &line), 1, "%s: one unclean-shutdown line", files[f]);
+        cr_expect_eq(line, 2, "%s: read at its own line", files[f]);
+        cr_expect_gt(r->nevents, 1, "the journal was read");
+        corr_result_free(r);
+    }
 }

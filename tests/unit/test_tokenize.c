@@ -449,12 +449,13 @@ Test(tokenize, level_none_for_metrics_and_counters)
 }
 
 /* Structured logs state their level in a field: gpud's zap lines on a GB10
- * (corpus/healthy-bf16-sft-ngc-bundle), logrus' "level":"error". */
+ * (corpus/healthy-bf16-sft-ngc-bundle; gpud v0.12.24 components/accelerator/nvidia/memory/
+ * memory.go:100 Warnw, zap's production JSON encoder), logrus' "level":"error". */
 Test(tokenize, level_json_field)
 {
     cr_assert_eq(
-        level("{\"level\":\"warn\",\"ts\":\"2025-11-26T12:30:05.257Z\",\"caller\":\"memory/"
-              "memory.go:97\",\"msg\":\"NVML memory APIs not supported\",\"error\":\"Not "
+        level("{\"level\":\"warn\",\"ts\":\"2025-11-26T12:31:47.603Z\",\"caller\":\"memory/"
+              "memory.go:100\",\"msg\":\"NVML memory APIs not supported\",\"error\":\"Not "
               "Supported\"}"),
         TOK_LEVEL_WARN);
     cr_assert_eq(level("{\"level\": \"ERROR\", \"msg\": \"worker died\"}"), TOK_LEVEL_ERROR);
