@@ -510,3 +510,19 @@ Test(drift, an_unknown_keyword_from_an_installed_callers_frame_is_g9)
     cr_assert_str_eq(r->possible[0].entry->id, "G9");
     corr_result_free(r);
 }
+
+/* CPython's import_from printed "cannot import name %R" up to 3.6 ("... from %R (%S)" since 3.7):
+ * the bare form names no module, so it cannot tell two releases of packages apart from a
+ * circular import of the user's own modules. A hint: G9 possible, never a verdict alone. */
+Test(drift, a_bare_cannot_import_name_leaves_g9_possible)
+{
+    struct corr_result *r =
+        scan_text("impbare", "ImportError: cannot import name 'shard_index_of'\n");
+    cr_assert_str_eq(r->first_error_entry ? r->first_error_entry->id : "", "C.python-exception",
+                     "the ImportError was read");
+    cr_assert_str_neq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
+    cr_assert_gt(fx_conf(r, "G9"), 0.0, "read as a hint");
+    cr_assert_geq(r->npossible, 1, "nothing possible");
+    cr_assert_str_eq(r->possible[0].entry->id, "G9");
+    corr_result_free(r);
+}
