@@ -484,3 +484,57 @@ Test(kernel_availability, sgl_kernel_no_implemented_names_g7_on_sm121_only)
     cr_assert_eq(fx_conf(r, "G7"), 0.0, "int8 weighs G7 %.2f", fx_conf(r, "G7"));
     corr_result_free(r);
 }
+
+/* ggml's CUDA backend reports the archs it was compiled for (ggml-cuda.cu
+ * ggml_backend_cuda_get_features: "ARCHS" = STRINGIFY(__CUDA_ARCH_LIST__), nvcc's list of
+ * major*100 + minor*10), and llama.cpp's llama_print_system_info prints it as
+ * "CUDA : ARCHS = ... | FEATURE = value | ". A list with SM120 code and none for SM121 on a GB10
+ * is a build for another SM of the family: G7. The same list beside an RTX 5090 is that card's
+ * own build, and a list with 1210 is the GB10 build. */
+Test(kernel_availability, ggml_arch_list_without_sm121_is_g7_on_gb10_only)
+{
+    expect_on_gb10_only("ggmlarch", "G7",
+                        "system_info: n_threads = 20 (n_threads_batch = 20) / 20 | CUDA : ARCHS = "
+                        "750,800,860,890,1000,1200 | USE_GRAPHS = 1 | PEER_MAX_BATCH_SIZE = 128 | "
+                        "BLACKWELL_NATIVE_FP4 = 1 | CPU : NEON = 1 | ARM_FMA = 1 |",
+                        NULL);
+    struct corr_result *r =
+        scan("ggml1210", GB10_LINE "system_info: n_threads = 20 (n_threads_batch = 20) / 20 | "
+                                   "CUDA : ARCHS = 1210 | USE_GRAPHS = 1 | PEER_MAX_BATCH_SIZE = "
+                                   "128 | BLACKWELL_NATIVE_FP4 = 1 | CPU : NEON = 1 |\n");
+    cr_assert_str_eq(r->context.platform, "gb10", "the device line was read");
+    cr_assert_str_neq(fx_verdict(r), "G7", "verdict %s", fx_verdict(r));
+    cr_assert_eq(fx_conf(r, "G7"), 0.0, "a 1210 build weighs G7 %.2f", fx_conf(r, "G7"));
+    corr_result_free(r);
+    /* a list with no SM12x code at all is no statement about the family (G1's question) */
+    r = scan("ggmlold", GB10_LINE "CUDA : ARCHS = 600,700,800,860,890 | USE_GRAPHS = 1 |\n");
+    cr_assert_str_eq(r->context.platform, "gb10", "the device line was read");
+    cr_assert_eq(fx_conf(r, "G7"), 0.0, "G7 weighs %.2f", fx_conf(r, "G7"));
+    corr_result_free(r);
+}
+
+/* DeepGEMM's check macros (csrc/utils/exception.hpp: DGException("CUDA driver" | "CUDA runtime",
+ * __FILE__, __LINE__, "<code> (<name>, <string>)")) around its JIT kernel's launch
+ * (csrc/jit/handle.hpp launch_kernel): a launch failure or an illegal instruction is G7 on a
+ * GB10 (its kernels are SM90 / SM100 code), a hint on an RTX 5090, and alone leaves G7 possible
+ * with the command that places the run. Out of memory from the same macro is not read. */
+Test(kernel_availability, deepgemm_launch_failure_is_g7_on_gb10_else_possible)
+{
+    static const char line[] = "RuntimeError: CUDA driver error (/opt/dg/csrc/jit/handle.hpp:149): "
+                               "719 (CUDA_ERROR_LAUNCH_FAILED, unspecified launch failure)";
+    expect_on_gb10_only("dglaunch", "G7", line, NULL);
+    char *t = az_xasprintf("%s\n", line);
+    struct corr_result *r = scan("dgalone", t);
+    cr_assert_str_eq(r->context.platform, "unknown");
+    cr_assert_str_neq(fx_verdict(r), "G7", "alone: verdict %s", fx_verdict(r));
+    cr_assert_geq(r->npossible, 1, "alone: nothing possible");
+    cr_assert_str_eq(r->possible[0].entry->id, "G7");
+    cr_assert(r->possible[0].by_platform, "the platform decides");
+    corr_result_free(r);
+    free(t);
+    r = scan("dgoom", GB10_LINE "RuntimeError: CUDA driver error (csrc/jit/handle.hpp:149): 2 "
+                                "(CUDA_ERROR_OUT_OF_MEMORY, out of memory)\n");
+    cr_assert_str_eq(r->context.platform, "gb10", "the device line was read");
+    cr_assert_eq(fx_conf(r, "G7"), 0.0, "G7 weighs %.2f", fx_conf(r, "G7"));
+    corr_result_free(r);
+}

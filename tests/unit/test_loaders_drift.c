@@ -466,3 +466,63 @@ Test(drift, a_name_missing_from_tritons_internals_is_g9)
     cr_expect(cites(r, "G9", "G9.torch-name-missing"), "read as the weak torch-family line");
     corr_result_free(r);
 }
+
+/* A call that passes a keyword the installed callee does not take (CPython Python/ceval.c
+ * initialize_locals: "%U() got an unexpected keyword argument '%S'" with the qualified name;
+ * PyO3's FunctionDescription::unexpected_keyword_argument prints the same for a Rust extension).
+ * The TypeError is raised before the callee's frame exists, so the frame above it is the caller:
+ * an installed package's frame there is two installed packages drifted apart (G9); the user's own
+ * frame is that script against the package's API (not G9); a frame whose path the poster cut to
+ * "..." says neither, so G9 stays possible with no verdict. Traceback shape: CPython
+ * Lib/traceback.py '  File "{}", line {}, in {}' with the source line under it. */
+Test(drift, an_unknown_keyword_from_an_installed_callers_frame_is_g9)
+{
+    static const char installed[] =
+        "Traceback (most recent call last):\n"
+        "  File \"/srv/venv/lib/python3.12/site-packages/servelib/loader.py\", line 310, in "
+        "iter_shards\n"
+        "    with shardio.reader(path, pin_memory=True) as f:\n"
+        "TypeError: reader.__init__() got an unexpected keyword argument 'pin_memory'\n";
+    struct corr_result *r = scan_text("kwinst", installed);
+    cr_assert_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
+    cr_assert(cites(r, "G9", "G9.unexpected-keyword-argument"), "the TypeError is cited");
+    corr_result_free(r);
+
+    static const char own[] =
+        "Traceback (most recent call last):\n"
+        "  File \"/home/me/exp/run.py\", line 42, in <module>\n"
+        "    with shardio.reader(path, pin_memory=True) as f:\n"
+        "TypeError: reader.__init__() got an unexpected keyword argument 'pin_memory'\n";
+    r = scan_text("kwown", own);
+    cr_assert_str_neq(fx_verdict(r), "G9", "own call: verdict %s", fx_verdict(r));
+    cr_assert_lt(fx_conf(r, "G9"), 0.2, "own call weighs G9 %.2f", fx_conf(r, "G9"));
+    cr_assert_str_eq(r->first_error_entry ? r->first_error_entry->id : "", "C.python-exception",
+                     "the TypeError was read");
+    corr_result_free(r);
+
+    static const char elided[] =
+        "  File \".../servelib/loader.py\", line 310, in iter_shards\n"
+        "    with shardio.reader(path, pin_memory=True) as f:\n"
+        "TypeError: reader.__init__() got an unexpected keyword argument 'pin_memory'\n";
+    r = scan_text("kwelided", elided);
+    cr_assert_str_neq(fx_verdict(r), "G9", "elided frame: verdict %s", fx_verdict(r));
+    cr_assert_geq(r->npossible, 1, "elided frame: nothing possible");
+    cr_assert_str_eq(r->possible[0].entry->id, "G9");
+    corr_result_free(r);
+}
+
+/* CPython's import_from printed "cannot import name %R" up to 3.6 ("... from %R (%S)" since 3.7):
+ * the bare form names no module, so it cannot tell two releases of packages apart from a
+ * circular import of the user's own modules. A hint: G9 possible, never a verdict alone. */
+Test(drift, a_bare_cannot_import_name_leaves_g9_possible)
+{
+    struct corr_result *r =
+        scan_text("impbare", "ImportError: cannot import name 'shard_index_of'\n");
+    cr_assert_str_eq(r->first_error_entry ? r->first_error_entry->id : "", "C.python-exception",
+                     "the ImportError was read");
+    cr_assert_str_neq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
+    cr_assert_gt(fx_conf(r, "G9"), 0.0, "read as a hint");
+    cr_assert_geq(r->npossible, 1, "nothing possible");
+    cr_assert_str_eq(r->possible[0].entry->id, "G9");
+    corr_result_free(r);
+}
