@@ -622,3 +622,22 @@ Test(drift, a_jit_build_refusing_another_cuda_major_is_g1)
     cr_expect(r->records > 0, "the warning was read");
     corr_result_free(r);
 }
+
+/* CPython's import_from ("cannot import name %R from %R (%S)") naming diffusers: a Hugging Face
+ * sibling that trl and peft import helpers from, older than its importer (a key package of
+ * version-change, as transformers, accelerate and peft). A library outside the stack stays a
+ * hint. */
+Test(drift, a_name_missing_from_an_installed_diffusers_is_g9)
+{
+    expect_verdict("diffusers-name",
+                   "ImportError: cannot import name 'export_lora_layers' from 'diffusers.utils' "
+                   "(/opt/venv/lib/python3.11/site-packages/diffusers/utils/__init__.py)\n",
+                   "G9");
+    struct corr_result *r =
+        scan_text("other-lib-name", "ImportError: cannot import name 'render_table' from "
+                                    "'examplelib.util' (/opt/venv/lib/python3.11/site-packages/"
+                                    "examplelib/util/__init__.py)\n");
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G9", "G9.cannot-import-name"), "the import line was read");
+    corr_result_free(r);
+}
