@@ -526,3 +526,178 @@ Test(drift, a_bare_cannot_import_name_leaves_g9_possible)
     cr_assert_str_eq(r->possible[0].entry->id, "G9");
     corr_result_free(r);
 }
+
+/* pip install's conflict report (pypa/pip 26.2.1 commands/install.py _warn_about_conflicts): the
+ * header, then "{name} {version} requires {requirement}, but you have {dep} {dep_version} which
+ * is incompatible." per conflict. pip prints it after installing and returns success, so the
+ * report alone names nothing: a pure-Python pin, or a patch release of torch under a domain
+ * library's exact pin, is a hint. Values are our own. */
+#define PIP_CONFLICT_HEADER                                                                    \
+    "ERROR: pip's dependency resolver does not currently take into account all the packages " \
+    "that are installed. This behaviour is the source of the following dependency "           \
+    "conflicts.\n"
+
+Test(drift, a_pip_conflict_report_alone_is_no_verdict)
+{
+    struct corr_result *r = scan_text(
+        "conflict-pure-python",
+        PIP_CONFLICT_HEADER "examplelib 1.2.0 requires accelerate==0.30.0, but you have "
+                            "accelerate 0.33.0 which is incompatible.\n"
+                            "Successfully installed accelerate-0.33.0\n");
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G9", "G9.resolver-conflict"), "the conflict line was read");
+    corr_result_free(r);
+    r = scan_text("conflict-patch",
+                  PIP_CONFLICT_HEADER "torchvision 0.19.1+cu121 requires torch==2.4.1, but you "
+                                      "have torch 2.4.0+cu121 which is incompatible.\n"
+                                      "torchaudio 2.4.1+cu121 requires torch==2.4.1, but you "
+                                      "have torch 2.4.0+cu121 which is incompatible.\n");
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G9", "G9.resolver-conflict"), "the conflict lines were read");
+    cr_expect(!cites(r, "G9", "G9.resolver-conflict-torch-build"), "a patch release is no build pin");
+    corr_result_free(r);
+}
+
+/* The wheels that pin the exact torch (or triton) they were built against, left with another
+ * minor release: a binary built against another torch, G9 by the line itself. */
+Test(drift, a_build_pin_left_at_another_minor_release_is_g9)
+{
+    struct corr_result *r = scan_text(
+        "conflict-build-pin",
+        PIP_CONFLICT_HEADER "torchvision 0.19.1+cu121 requires torch==2.4.1, but you have torch "
+                            "2.6.0 which is incompatible.\n");
+    cr_expect_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G9", "G9.resolver-conflict-torch-build"), "the build pin was read");
+    corr_result_free(r);
+    expect_verdict("conflict-triton",
+                   PIP_CONFLICT_HEADER "torch 2.3.1+cu121 requires triton==2.3.1; platform_system "
+                                       "== \"Linux\" and platform_machine == \"x86_64\", but you "
+                                       "have triton 3.0.0 which is incompatible.\n",
+                   "G9");
+}
+
+/* The report beside its consequence: a torch attribute the installed torch lacks, raised in the
+ * user's own frame (CPython's module_getattro "module '%U' has no attribute '%U'"), is a hint
+ * alone; after pip's report it is the drift that report announced. */
+Test(drift, a_pip_conflict_report_then_its_consequence_is_g9)
+{
+    const char *failure = "Traceback (most recent call last):\n"
+                          "  File \"/home/u/proj/train.py\", line 12, in <module>\n"
+                          "    step = torch.compiler.cudagraph_mark_step_begin\n"
+                          "AttributeError: module 'torch.compiler' has no attribute "
+                          "'cudagraph_mark_step_begin'\n";
+    struct corr_result *r = scan_text("consequence-alone", failure);
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G9", "G9.torch-attr-missing"), "the attribute line was read");
+    corr_result_free(r);
+    char text[2048];
+    snprintf(text, sizeof text, "%s%s%s",
+             PIP_CONFLICT_HEADER "examplelib 0.9.0 requires torch>=2.4, but you have torch 2.2.2 "
+                                 "which is incompatible.\n",
+             "Successfully installed examplelib-0.9.0\n", failure);
+    expect_verdict("consequence-after-report", text, "G9");
+}
+
+/* pip's ResolutionImpossible (factory.py get_installation_error) whose causes are lower bounds
+ * only: they cannot conflict with each other, so pip lists them because no torch exists for this
+ * interpreter or platform. No pin, no drift; the install failure is the first error. */
+Test(drift, resolution_impossible_on_lower_bounds_only_is_not_g9)
+{
+    struct corr_result *r =
+        scan_text("lower-bounds",
+                  "ERROR: Cannot install examplepkg==0.2.0 and examplepkg==0.3.0 because these "
+                  "package versions have conflicting dependencies.\n"
+                  "\n"
+                  "The conflict is caused by:\n"
+                  "    examplepkg 0.3.0 depends on torch>=2.1.0\n"
+                  "    examplepkg 0.2.0 depends on torch>=2.0.0\n"
+                  "\n"
+                  "ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/"
+                  "topics/dependency-resolution/#dealing-with-dependency-conflicts\n");
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect(strncmp(first_sig(r), "C.install", 9) == 0, "first error %s", first_sig(r));
+    corr_result_free(r);
+}
+
+/* The interpreter as the cause (factory.py _report_requires_python_error and
+ * _report_single_requirement_conflict's "Ignored the following versions that require a different
+ * python version"): a torch pin under the same failure is lowered below a verdict. */
+Test(drift, a_python_version_cause_lowers_g9)
+{
+    const char *pins = "The conflict is caused by:\n"
+                       "    The user requested torch==2.5.1\n"
+                       "    examplepkg 1.0.0 depends on torch==2.4.0\n";
+    expect_verdict("pins-only", pins, "G9");
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s", pins,
+             "ERROR: Ignored the following versions that require a different python version: "
+             "2.4.0 Requires-Python >=3.9; 2.5.1 Requires-Python >=3.9\n");
+    struct corr_result *r = scan_text("pins-python", text);
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G9", "G9.resolver-torch-pins"), "the pin line was read");
+    corr_result_free(r);
+    expect_verdict("requires-python",
+                   "ERROR: Package 'examplepkg' requires a different Python: 3.12.1 not in "
+                   "'<3.12,>=3.8'\n",
+                   "none");
+}
+
+/* A JIT build refusing a CUDA toolkit of another major than torch's (DeepSpeed v0.19.5
+ * op_builder/builder.py assert_no_cuda_mismatch; v0.3.16's plain Exception; pytorch
+ * torch/utils/cpp_extension.py _check_cuda_version's CUDA_MISMATCH_MESSAGE, whose two literals
+ * join as "compilePyTorch"): G1 on any machine. A minor difference is accepted or warned about,
+ * and an old torch's or DeepSpeed's refusal of a minor one is a toolkit setting: not G1. */
+Test(drift, a_jit_build_refusing_another_cuda_major_is_g1)
+{
+    struct corr_result *r = scan_text(
+        "ds-major", "deepspeed.ops.op_builder.builder.CUDAMismatchException: >- DeepSpeed Op "
+                    "Builder: Installed CUDA version 12.4 does not match the version torch was "
+                    "compiled with 11.8, unable to compile cuda/cpp extensions without a matching "
+                    "cuda version.\n");
+    cr_expect_str_eq(fx_verdict(r), "G1", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G1", "G1.deepspeed-cuda-major-mismatch"), "the refusal was read");
+    corr_result_free(r);
+    expect_verdict("ds-old", "Exception: Installed CUDA version 11.3 does not match the version "
+                             "torch was compiled with 10.2, unable to compile cuda/cpp extensions "
+                             "without a matching cuda version.\n",
+                   "G1");
+    expect_verdict("ds-minor-accepted",
+                   "Installed CUDA version 12.6 does not match the version torch was compiled "
+                   "with 12.4 but since the APIs are compatible, accepting this combination\n",
+                   "none");
+    expect_verdict("ds-minor-old",
+                   "Exception: Installed CUDA version 11.3 does not match the version torch was "
+                   "compiled with 11.1, unable to compile cuda/cpp extensions without a matching "
+                   "cuda version.\n",
+                   "none");
+    expect_verdict("ext-major",
+                   "RuntimeError: The detected CUDA version (12.4) mismatches the version that "
+                   "was used to compilePyTorch (11.8). Please make sure to use the same CUDA "
+                   "versions.\n",
+                   "G1");
+    r = scan_text("ext-minor", "UserWarning: The detected CUDA version (12.6) has a minor version "
+                               "mismatch with the version that was used to compile PyTorch (12.4). "
+                               "Most likely this shouldn't be a problem.\n");
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect(r->records > 0, "the warning was read");
+    corr_result_free(r);
+}
+
+/* CPython's import_from ("cannot import name %R from %R (%S)") naming diffusers: a Hugging Face
+ * sibling that trl and peft import helpers from, older than its importer (a key package of
+ * version-change, as transformers, accelerate and peft). A library outside the stack stays a
+ * hint. */
+Test(drift, a_name_missing_from_an_installed_diffusers_is_g9)
+{
+    expect_verdict("diffusers-name",
+                   "ImportError: cannot import name 'export_lora_layers' from 'diffusers.utils' "
+                   "(/opt/venv/lib/python3.11/site-packages/diffusers/utils/__init__.py)\n",
+                   "G9");
+    struct corr_result *r =
+        scan_text("other-lib-name", "ImportError: cannot import name 'render_table' from "
+                                    "'examplelib.util' (/opt/venv/lib/python3.11/site-packages/"
+                                    "examplelib/util/__init__.py)\n");
+    cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G9", "G9.cannot-import-name"), "the import line was read");
+    corr_result_free(r);
+}
