@@ -333,3 +333,33 @@ Test(pool_groups, kv_pool_sizes_alone_name_nothing)
     corr_result_free(r);
     free(t);
 }
+
+/* What lifts oom-capacity's no_platform cap: only the lines tagged uma-hint (nvidia-smi's memory
+ * column "Not Supported", NVML's unsupported memory APIs, ...), not every weak G3 line. vLLM's
+ * "No available memory for the cache blocks" (kv_cache_utils.py) prints on any GPU. The OOM is
+ * PyTorch's (CUDACachingAllocator.cpp "CUDA out of memory. Tried to allocate %s."), no total. */
+static struct corr_result *unplaced_oom(const char *sub, const char *extra)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "%s(EngineCore_DP0 pid=811) torch.OutOfMemoryError: CUDA out of memory. Tried to "
+             "allocate 2.00 GiB.\n"
+             "(EngineCore_DP0 pid=811) ValueError: No available memory for the cache blocks. Try "
+             "increasing `gpu_memory_utilization` when initializing the engine.\n",
+             extra);
+    return fx_scan_one(sub, "vllm.log", text);
+}
+
+Test(pool_groups, only_unified_memory_lines_lift_the_no_platform_cap)
+{
+    struct corr_result *r = unplaced_oom("generic", "");
+    cr_assert_str_eq(r->context.platform, "unknown");
+    double generic = fx_conf(r, "G3");
+    cr_assert_lt(generic, 0.35, "G3 %.2f", generic);
+    corr_result_free(r);
+    /* near miss: nvidia-smi's memory column reads "Not Supported", as on GB10's unified pool */
+    r = unplaced_oom("uma", "| N/A   41C    P0             11W /  N/A  |     Not Supported      "
+                            "|     96%      Default |\n");
+    cr_assert_gt(fx_conf(r, "G3"), generic, "uma %.2f, generic %.2f", fx_conf(r, "G3"), generic);
+    corr_result_free(r);
+}
