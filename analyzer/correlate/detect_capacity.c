@@ -55,11 +55,19 @@ static void oom_numbers_visit(struct corr_state *st, void *vctx, const struct co
 }
 
 /* A hint of unified memory among the entry's own lines: its weak or context signatures (memory
- * "Not Supported", [N/A], NVML on UMA), not the OOM lines themselves. */
+ * "Not Supported", [N/A], NVML on UMA), not the OOM lines themselves; with a tag, only the lines
+ * so tagged (a server's KV size or a failure printed on any GPU is no hint of the pool). */
+struct uma_hint_scan {
+    const char *tag;
+    int seen;
+};
+
 static void uma_hint_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
 {
     (void)st;
-    if (r->sig && r->sig->strength <= MATCH_WEAK) *(int *)vctx = 1;
+    struct uma_hint_scan *u = vctx;
+    if (r->sig && r->sig->strength <= MATCH_WEAK && (!u->tag || match_sig_has_tag(r->sig, u->tag)))
+        u->seen = 1;
 }
 
 void corr_prim_oom_capacity(struct corr_rule_run *rr)
@@ -94,9 +102,9 @@ void corr_prim_oom_capacity(struct corr_rule_run *rr)
     /* an OOM says nothing of unified memory unless something shows the run was on the
      * platform: its name, the pool's size, or the entry's own hints */
     int pool_like = !isnan(total) && tg >= N("pool_lo_gib") && tg <= N("pool_hi_gib");
-    int uma_hint = 0;
-    corr_each_rec(st, self, uma_hint_visit, &uma_hint);
-    if (st->ctx.placed == -1 && !pool_like && !uma_hint)
+    struct uma_hint_scan uh = {S("uma_tag"), 0};
+    corr_each_rec(st, self, uma_hint_visit, &uh);
+    if (st->ctx.placed == -1 && !pool_like && !uh.seen)
         corr_rule_claim(rr, "no_platform", NULL, v, nv);
     /* one allocation as large as the pool (nearly) is a model that fits no such device, whatever
      * the memory in use: a real capacity OOM, never misread headroom */

@@ -38,7 +38,7 @@ static const struct prim prims[] = {
      "quiet_end boot", "job boot"},
     {"oom-capacity", corr_prim_oom_capacity,
      "oom_tag:t lookalike_tag:t pool_gib:n device_lo_gib:n device_hi_gib:n pool_lo_gib:n "
-     "pool_hi_gib:n under:n full:n free_min_gib:n wrap_lines:n",
+     "pool_hi_gib:n under:n full:n free_min_gib:n wrap_lines:n uma_tag:t?",
      "none lookalike other_device no_platform over_pool under_pool under_pool_tried full "
      "free_reported",
      "used total cap free tried"},
