@@ -532,18 +532,17 @@ Test(drift, a_bare_cannot_import_name_leaves_g9_possible)
  * is incompatible." per conflict. pip prints it after installing and returns success, so the
  * report alone names nothing: a pure-Python pin, or a patch release of torch under a domain
  * library's exact pin, is a hint. Values are our own. */
-#define PIP_CONFLICT_HEADER                                                                    \
-    "ERROR: pip's dependency resolver does not currently take into account all the packages " \
-    "that are installed. This behaviour is the source of the following dependency "           \
+#define PIP_CONFLICT_HEADER                                                                        \
+    "ERROR: pip's dependency resolver does not currently take into account all the packages "      \
+    "that are installed. This behaviour is the source of the following dependency "                \
     "conflicts.\n"
 
 Test(drift, a_pip_conflict_report_alone_is_no_verdict)
 {
-    struct corr_result *r = scan_text(
-        "conflict-pure-python",
-        PIP_CONFLICT_HEADER "examplelib 1.2.0 requires accelerate==0.30.0, but you have "
-                            "accelerate 0.33.0 which is incompatible.\n"
-                            "Successfully installed accelerate-0.33.0\n");
+    struct corr_result *r = scan_text("conflict-pure-python", PIP_CONFLICT_HEADER
+                                      "examplelib 1.2.0 requires accelerate==0.30.0, but you have "
+                                      "accelerate 0.33.0 which is incompatible.\n"
+                                      "Successfully installed accelerate-0.33.0\n");
     cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
     cr_expect(cites(r, "G9", "G9.resolver-conflict"), "the conflict line was read");
     corr_result_free(r);
@@ -554,7 +553,8 @@ Test(drift, a_pip_conflict_report_alone_is_no_verdict)
                                       "have torch 2.4.0+cu121 which is incompatible.\n");
     cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
     cr_expect(cites(r, "G9", "G9.resolver-conflict"), "the conflict lines were read");
-    cr_expect(!cites(r, "G9", "G9.resolver-conflict-torch-build"), "a patch release is no build pin");
+    cr_expect(!cites(r, "G9", "G9.resolver-conflict-torch-build"),
+              "a patch release is no build pin");
     corr_result_free(r);
 }
 
@@ -562,10 +562,10 @@ Test(drift, a_pip_conflict_report_alone_is_no_verdict)
  * minor release: a binary built against another torch, G9 by the line itself. */
 Test(drift, a_build_pin_left_at_another_minor_release_is_g9)
 {
-    struct corr_result *r = scan_text(
-        "conflict-build-pin",
-        PIP_CONFLICT_HEADER "torchvision 0.19.1+cu121 requires torch==2.4.1, but you have torch "
-                            "2.6.0 which is incompatible.\n");
+    struct corr_result *r =
+        scan_text("conflict-build-pin", PIP_CONFLICT_HEADER
+                  "torchvision 0.19.1+cu121 requires torch==2.4.1, but you have torch "
+                  "2.6.0 which is incompatible.\n");
     cr_expect_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
     cr_expect(cites(r, "G9", "G9.resolver-conflict-torch-build"), "the build pin was read");
     corr_result_free(r);
@@ -657,9 +657,10 @@ Test(drift, a_jit_build_refusing_another_cuda_major_is_g1)
     cr_expect_str_eq(fx_verdict(r), "G1", "verdict %s", fx_verdict(r));
     cr_expect(cites(r, "G1", "G1.deepspeed-cuda-major-mismatch"), "the refusal was read");
     corr_result_free(r);
-    expect_verdict("ds-old", "Exception: Installed CUDA version 11.3 does not match the version "
-                             "torch was compiled with 10.2, unable to compile cuda/cpp extensions "
-                             "without a matching cuda version.\n",
+    expect_verdict("ds-old",
+                   "Exception: Installed CUDA version 11.3 does not match the version "
+                   "torch was compiled with 10.2, unable to compile cuda/cpp extensions "
+                   "without a matching cuda version.\n",
                    "G1");
     expect_verdict("ds-minor-accepted",
                    "Installed CUDA version 12.6 does not match the version torch was compiled "
