@@ -538,3 +538,71 @@ Test(kernel_availability, deepgemm_launch_failure_is_g7_on_gb10_else_possible)
     cr_assert_eq(fx_conf(r, "G7"), 0.0, "G7 weighs %.2f", fx_conf(r, "G7"));
     corr_result_free(r);
 }
+
+/* CuTe DSL's arch guard (NVIDIA/cutlass v4.3.0 python/CuTeDSL/cutlass/cute/nvgpu/tcgen05/mma.py
+ * MmaOp.__post_init__: f"expects arch to be one of {self.admissible_archs}, but got {arch}",
+ * raised as OpError, whose base_dsl/common.py message is "OpError: <message>" then "Error Code:
+ * <Op> error"). A quantized MMA (MmaMXF4NVF4Op) refusing sm_121a is a quantized kernel written
+ * for another SM: the line places the run on GB10 and names G7. An FP16 MMA (MmaF16BF16Op) of
+ * the user's own code refused the same way is a hint only (an SM100 tutorial is no kernel
+ * availability failure). The same guard inside flash-attn 4's CuTe kernels (a flash_attn/cute
+ * frame, or a pytest id of its tests/cute suite) is flash-attn's own kernel: G2 by the labelling
+ * rules, with G7 lowered. sm_120a (an RTX 50) is not G7; another OpError of the same module is
+ * no arch statement. */
+Test(kernel_availability, cute_dsl_arch_guard_is_g7_on_gb10_and_g2_inside_flash_attn_4)
+{
+    static const char guard[] = "cutlass.cute.nvgpu.common.OpError: OpError: expects arch to be "
+                                "one of [Arch.sm_100a, Arch.sm_100f, Arch.sm_103a], but got "
+                                "Arch.sm_121a\nError Code: MmaF16BF16Op error\n";
+    char *t = az_xasprintf("Traceback (most recent call last):\n"
+                           "  File \"/srv/app/kernels/grouped_gemm.py\", line 77, in build\n"
+                           "    mma = make_tiled_mma(op)\n"
+                           "cutlass.cute.nvgpu.common.OpError: OpError: expects arch to be one of "
+                           "[Arch.sm_100a, Arch.sm_103a], but got Arch.sm_121a\n"
+                           "Error Code: MmaMXF4NVF4Op error\n");
+    struct corr_result *r = scan("cute-nvfp4", t);
+    cr_assert_str_eq(r->context.platform, "gb10", "got sm_121a names the GPU's own arch");
+    cr_assert_str_eq(fx_verdict(r), "G7", "verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    free(t);
+
+    t = az_xasprintf("  File \"/home/me/tutorial/fp16_gemm.py\", line 240, in kernel\n%s", guard);
+    r = scan("cute-fp16-own", t);
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_neq(fx_verdict(r), "G7", "the user's own FP16 kernel: verdict %s", fx_verdict(r));
+    cr_expect_gt(fx_conf(r, "G7"), 0.0, "the guard is read as a hint");
+    corr_result_free(r);
+    free(t);
+
+    t = az_xasprintf("Traceback (most recent call last):\n"
+                     "  File \"/opt/venv/lib/python3.12/site-packages/flash_attn/cute/"
+                     "flash_fwd_sm100.py\", line 412, in __call__\n"
+                     "    tiled_mma_qk = sm100_utils_basic.make_trivial_tiled_mma(\n%s",
+                     guard);
+    r = scan("cute-fa4", t);
+    cr_assert_str_eq(fx_verdict(r), "G2", "verdict %s", fx_verdict(r));
+    cr_expect_lt(fx_conf(r, "G7"), 0.35, "flash-attn's own kernel is not G7");
+    corr_result_free(r);
+    free(t);
+
+    r = scan("cute-fa4-test",
+             "FAILED tests/cute/test_score_mod.py::test_score_mod_causal[32-64-bfloat16] - "
+             "cutlass.cute.nvgpu.common.OpError: OpError: expects arch to be one of "
+             "[Arch.sm_100a, Arch.sm_110a], but got Arch.sm_121a\n");
+    cr_assert_str_eq(fx_verdict(r), "G2", "a pytest id of FA4's suite: verdict %s", fx_verdict(r));
+    corr_result_free(r);
+
+    r = scan("cute-rtx", RTX_LINE "OpError: expects arch to be one of ['sm_100a', 'sm_100f'], "
+                                  "but got sm_120a\n");
+    cr_assert_str_eq(r->context.platform, "other");
+    cr_assert_str_neq(fx_verdict(r), "G7", "an RTX 50 is not GB10: verdict %s", fx_verdict(r));
+    cr_expect_gt(fx_conf(r, "G7"), 0.0, "the guard is still read as a hint");
+    corr_result_free(r);
+
+    r = scan("cute-param", GB10_LINE "cutlass.cute.nvgpu.common.OpError: OpError: expects the "
+                                     "'a_src' Op parameter to be a warpgroup.OperandSource "
+                                     "instance\n");
+    cr_assert_str_eq(r->context.platform, "gb10", "the input was read");
+    cr_assert_eq(fx_conf(r, "G7"), 0.0, "a parameter check is no arch guard");
+    corr_result_free(r);
+}

@@ -702,3 +702,60 @@ Test(drift, a_name_missing_from_an_installed_diffusers_is_g9)
     cr_expect(cites(r, "G9", "G9.cannot-import-name"), "the import line was read");
     corr_result_free(r);
 }
+
+/* torchao's version gate (pytorch/ao v0.15.0 torchao/__init__.py): a release wheel checks its
+ * own version against a table of (torchao, torch) pairs and logs "Skipping import of cpp
+ * extensions due to incompatible torch version {torch} for torchao version {torchao}" (the
+ * backslash continuation keeps the source's indentation in the message) for any other pair: two
+ * packages drifted apart, G9. From v0.17.0 the gate is a floor ("... incompatible torch version.
+ * Please upgrade to torch >= 2.11.0 (found {torch}).") that servers print on every start: a hint.
+ * The user's own override (TORCHAO_FORCE_SKIP_LOADING_SO_FILES=1) is no drift. */
+Test(drift, torchao_skipping_its_extensions_for_another_torch_is_g9)
+{
+    struct corr_result *r =
+        scan_text("ao-pair", "Skipping import of cpp extensions due to incompatible torch version "
+                             "2.8.0+cu126 for torchao version 0.15.0             Please see "
+                             "https://github.com/pytorch/ao/issues/2919 for more info\n");
+    cr_expect_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G9", "G9.torchao-torch-incompatible"));
+    corr_result_free(r);
+    r = scan_text("ao-floor", "WARNING:torchao:Skipping import of cpp extensions due to "
+                              "incompatible torch version. Please upgrade to torch >= 2.11.0 "
+                              "(found 2.10.0+cu128).\n");
+    cr_expect(cites(r, "G9", "G9.torchao-needs-newer-torch"), "the floor line was read");
+    cr_expect_lt(fx_conf(r, "G9"), 0.35, "the floor alone is a hint");
+    corr_result_free(r);
+    r = scan_text("ao-forced", "WARNING:torchao:Skipping import of cpp extensions due to "
+                               "TORCHAO_FORCE_SKIP_LOADING_SO_FILES=1\n"
+                               "RuntimeError: expected scalar type Float but found Half\n");
+    cr_expect_str_eq(fx_verdict(r), "none", "the user's own override: verdict %s", fx_verdict(r));
+    cr_expect_eq(fx_conf(r, "G9"), 0.0);
+    corr_result_free(r);
+}
+
+/* faulthandler's dump of a fatal signal (CPython Python/traceback.c dump_frame: '  File "%s",
+ * line %d in %s', no comma) with torch.ops.load_library on the stack: the process died while an
+ * extension's .so registered its ops against this torch, an extension built for another torch
+ * (pytorch/ao#2919). A Python traceback frame of the same function (", in") did not crash there. */
+Test(drift, a_crash_inside_torch_load_library_is_g9)
+{
+    struct corr_result *r = scan_text(
+        "ld-crash", "Fatal Python error: Aborted\n\n"
+                    "Current thread 0x00007f00deadbeef (most recent call first):\n"
+                    "  File \"/usr/lib/python3.12/ctypes/__init__.py\", line 379 in __init__\n"
+                    "  File \"/srv/env/lib/python3.12/site-packages/torch/_ops.py\", line 1392 in "
+                    "load_library\n"
+                    "  File \"/srv/env/lib/python3.12/site-packages/someext/__init__.py\", line 18 "
+                    "in <module>\n");
+    cr_expect_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
+    cr_expect(cites(r, "G9", "G9.extension-load-crashed"));
+    corr_result_free(r);
+    r = scan_text("ld-raise",
+                  "Traceback (most recent call last):\n"
+                  "  File \"/srv/env/lib/python3.12/site-packages/torch/_ops.py\", line 1392, in "
+                  "load_library\n"
+                  "OSError: /srv/env/lib/python3.12/site-packages/someext/_C.so: cannot open "
+                  "shared object file: No such file or directory\n");
+    cr_expect(!cites(r, "G9", "G9.extension-load-crashed"), "a traceback frame is no crash");
+    corr_result_free(r);
+}
