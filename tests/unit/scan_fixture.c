@@ -133,3 +133,14 @@ double fx_conf(const struct corr_result *r, const char *id)
     const struct corr_finding *f = fx_finding(r, id);
     return f ? f->confidence : 0;
 }
+
+int fx_cites(const struct corr_result *r, const char *id, const char *sig)
+{
+    for (size_t i = 0; i < r->nfindings; i++) {
+        const struct corr_finding *f = &r->findings[i];
+        if (id && strcmp(f->entry->id, id)) continue;
+        for (size_t k = 0; k < f->nevidence; k++)
+            if (f->evidence[k].sig && !strcmp(f->evidence[k].sig->id, sig)) return 1;
+    }
+    return 0;
+}

@@ -47,5 +47,8 @@ const char *fx_verdict(const struct corr_result *r);
 /* The finding of entry id (NULL when the entry found nothing), and its confidence (0). */
 const struct corr_finding *fx_finding(const struct corr_result *r, const char *id);
 double fx_conf(const struct corr_result *r, const char *id);
+/* 1 when a finding of entry id (of any entry when id is NULL) holds a line of signature sig
+ * among its evidence: that signature read the line. */
+int fx_cites(const struct corr_result *r, const char *id, const char *sig);
 
 #endif

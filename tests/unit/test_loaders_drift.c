@@ -36,18 +36,6 @@ static struct corr_result *scan_text(const char *sub, const char *text)
     return fx_scan_one(sub, "run.log", text);
 }
 
-/* Does a finding of entry id cite signature sig among its evidence? */
-static int cites(const struct corr_result *r, const char *id, const char *sig)
-{
-    for (size_t i = 0; i < r->nfindings; i++) {
-        if (strcmp(r->findings[i].entry->id, id)) continue;
-        for (size_t k = 0; k < r->findings[i].nevidence; k++)
-            if (r->findings[i].evidence[k].sig && !strcmp(r->findings[i].evidence[k].sig->id, sig))
-                return 1;
-    }
-    return 0;
-}
-
 static void expect_verdict(const char *sub, const char *text, const char *want)
 {
     struct corr_result *r = scan_text(sub, text);
@@ -100,8 +88,8 @@ Test(drift, tensorflow_dso_warning_is_a_hint_until_the_environment_is_another_ge
     struct corr_result *r = scan_text("tf-alone", warn);
     cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
     cr_expect_gt(fx_conf(r, "G1"), 0.0, "weighed as a hint");
-    cr_expect(cites(r, "G1", "G1.tf-dso-cuda-lib"), "read as TensorFlow's warning");
-    cr_expect(!cites(r, "G1", "G1.cuda12-lib-missing"), "not as ld.so's strong line");
+    cr_expect(fx_cites(r, "G1", "G1.tf-dso-cuda-lib"), "read as TensorFlow's warning");
+    cr_expect(!fx_cites(r, "G1", "G1.cuda12-lib-missing"), "not as ld.so's strong line");
     corr_result_free(r);
     char *both = az_xasprintf("| NVIDIA-SMI 580.95.05   Driver Version: 580.95.05   CUDA Version: "
                               "13.0     |\n%s",
@@ -158,7 +146,7 @@ Test(drift, a_runtime_version_check_names_g9_for_the_stack_only)
         "hub", "ImportError: huggingface-hub>=0.23.2,<1.0 is required for a normal functioning "
                "of this module, but found huggingface-hub==1.1.0.\n");
     cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
-    cr_expect(cites(r, "G9", "G9.require-version"), "the line was read as the version check");
+    cr_expect(fx_cites(r, "G9", "G9.require-version"), "the line was read as the version check");
     cr_expect_lt(fx_conf(r, "G9"), 0.35, "a package outside the stack is a hint at most");
     corr_result_free(r);
 }
@@ -204,7 +192,7 @@ Test(drift, custom_ops_that_do_not_load_name_g9_for_torchvision)
         scan_text("copy-ops", "RuntimeError: Couldn't load custom C++ ops. This can happen if your "
                               "PyTorch and shiftops versions are incompatible, or if you had "
                               "errors while compiling shiftops from source.\n");
-    cr_expect(cites(r, "G9", "G9.custom-ops-not-loaded"), "the line was read");
+    cr_expect(fx_cites(r, "G9", "G9.custom-ops-not-loaded"), "the line was read");
     cr_expect_lt(fx_conf(r, "G9"), 0.35, "another package's ops: a hint at most");
     corr_result_free(r);
 }
@@ -237,7 +225,7 @@ Test(drift, conda_replacing_the_torch_build_is_g9)
                        "pkgs/main::pytorch-2.4.0-cpu_py312h0a1b2c3_1\n\n"
                        "RuntimeError: Found no NVIDIA driver on your system.\n");
     cr_expect_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
-    cr_expect(cites(r, "G9", "G9.conda-replaced"), "conda's row is the evidence");
+    cr_expect(fx_cites(r, "G9", "G9.conda-replaced"), "conda's row is the evidence");
     corr_result_free(r);
     r = scan_text("conda-numpy", "The following packages will be UPDATED:\n\n"
                                  "  numpy                              1.26.4-py312h5f9d8c6_0 --> "
@@ -257,7 +245,7 @@ Test(drift, a_wrapped_loader_message_keeps_its_object_and_a_bare_symbol_is_a_hin
     struct corr_result *r =
         scan_text("bare", "undefined symbol: _ZN3c104cuda20CUDACachingAllocator9allocatorE\n");
     cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
-    cr_expect(cites(r, "G9", "G9.torch-symbol-no-object"), "the bare symbol was read");
+    cr_expect(fx_cites(r, "G9", "G9.torch-symbol-no-object"), "the bare symbol was read");
     corr_result_free(r);
     expect_verdict("wrap2",
                    "ImportError: /srv/env/lib/python3.11/site-packages/fastops/_C.abi3.so:\n"
@@ -324,7 +312,7 @@ Test(drift, the_users_own_build_beside_an_undefined_torch_symbol_is_not_g9)
              sym);
     struct corr_result *r = scan_text("cmake-flags", text);
     cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
-    cr_expect(cites(r, "G9", "G9.torch-cpp-abi"), "the symbol line was read");
+    cr_expect(fx_cites(r, "G9", "G9.torch-cpp-abi"), "the symbol line was read");
     corr_result_free(r);
     snprintf(text, sizeof text, "-- Build files have been written to: /home/ana/fastops/build\n%s",
              sym);
@@ -388,7 +376,7 @@ Test(drift, torch_cudnn_check_same_major_is_g9_other_major_is_not)
                                  "compiled  against (9, 1, 0) but found runtime version (8, 9, "
                                  "7). PyTorch already comes bundled with cuDNN.\n");
     cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
-    cr_expect(!cites(r, "G9", "G9.cudnn-runtime-shadowed"), "another major is not the shadow");
+    cr_expect(!fx_cites(r, "G9", "G9.cudnn-runtime-shadowed"), "another major is not the shadow");
     corr_result_free(r);
 }
 
@@ -409,7 +397,7 @@ Test(drift, pip_conflict_header_over_a_torch_pin_is_g9)
                    "G9");
     struct corr_result *r = scan_text("pin-alone", "    xformers 0.0.28 depends on torch==2.4.1\n");
     cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
-    cr_expect(cites(r, "G9", "G9.resolver-torch-pins"), "the pin line was read");
+    cr_expect(fx_cites(r, "G9", "G9.resolver-torch-pins"), "the pin line was read");
     corr_result_free(r);
 }
 
@@ -463,7 +451,7 @@ Test(drift, a_name_missing_from_tritons_internals_is_g9)
                   "ImportError: cannot import name 'libdevice' from 'triton.language."
                   "math' (/opt/venv/lib/python3.12/site-packages/triton/language/math.py)\n");
     cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
-    cr_expect(cites(r, "G9", "G9.torch-name-missing"), "read as the weak torch-family line");
+    cr_expect(fx_cites(r, "G9", "G9.torch-name-missing"), "read as the weak torch-family line");
     corr_result_free(r);
 }
 
@@ -485,7 +473,7 @@ Test(drift, an_unknown_keyword_from_an_installed_callers_frame_is_g9)
         "TypeError: reader.__init__() got an unexpected keyword argument 'pin_memory'\n";
     struct corr_result *r = scan_text("kwinst", installed);
     cr_assert_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
-    cr_assert(cites(r, "G9", "G9.unexpected-keyword-argument"), "the TypeError is cited");
+    cr_assert(fx_cites(r, "G9", "G9.unexpected-keyword-argument"), "the TypeError is cited");
     corr_result_free(r);
 
     static const char own[] =
@@ -544,7 +532,7 @@ Test(drift, a_pip_conflict_report_alone_is_no_verdict)
                                       "accelerate 0.33.0 which is incompatible.\n"
                                       "Successfully installed accelerate-0.33.0\n");
     cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
-    cr_expect(cites(r, "G9", "G9.resolver-conflict"), "the conflict line was read");
+    cr_expect(fx_cites(r, "G9", "G9.resolver-conflict"), "the conflict line was read");
     corr_result_free(r);
     r = scan_text("conflict-patch",
                   PIP_CONFLICT_HEADER "torchvision 0.19.1+cu121 requires torch==2.4.1, but you "
@@ -552,8 +540,8 @@ Test(drift, a_pip_conflict_report_alone_is_no_verdict)
                                       "torchaudio 2.4.1+cu121 requires torch==2.4.1, but you "
                                       "have torch 2.4.0+cu121 which is incompatible.\n");
     cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
-    cr_expect(cites(r, "G9", "G9.resolver-conflict"), "the conflict lines were read");
-    cr_expect(!cites(r, "G9", "G9.resolver-conflict-torch-build"),
+    cr_expect(fx_cites(r, "G9", "G9.resolver-conflict"), "the conflict lines were read");
+    cr_expect(!fx_cites(r, "G9", "G9.resolver-conflict-torch-build"),
               "a patch release is no build pin");
     corr_result_free(r);
 }
@@ -567,7 +555,7 @@ Test(drift, a_build_pin_left_at_another_minor_release_is_g9)
                   "torchvision 0.19.1+cu121 requires torch==2.4.1, but you have torch "
                   "2.6.0 which is incompatible.\n");
     cr_expect_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
-    cr_expect(cites(r, "G9", "G9.resolver-conflict-torch-build"), "the build pin was read");
+    cr_expect(fx_cites(r, "G9", "G9.resolver-conflict-torch-build"), "the build pin was read");
     corr_result_free(r);
     expect_verdict("conflict-triton",
                    PIP_CONFLICT_HEADER "torch 2.3.1+cu121 requires triton==2.3.1; platform_system "
@@ -588,7 +576,7 @@ Test(drift, a_pip_conflict_report_then_its_consequence_is_g9)
                           "'cudagraph_mark_step_begin'\n";
     struct corr_result *r = scan_text("consequence-alone", failure);
     cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
-    cr_expect(cites(r, "G9", "G9.torch-attr-missing"), "the attribute line was read");
+    cr_expect(fx_cites(r, "G9", "G9.torch-attr-missing"), "the attribute line was read");
     corr_result_free(r);
     char text[2048];
     snprintf(text, sizeof text, "%s%s%s",
@@ -634,7 +622,7 @@ Test(drift, a_python_version_cause_lowers_g9)
              "2.4.0 Requires-Python >=3.9; 2.5.1 Requires-Python >=3.9\n");
     struct corr_result *r = scan_text("pins-python", text);
     cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
-    cr_expect(cites(r, "G9", "G9.resolver-torch-pins"), "the pin line was read");
+    cr_expect(fx_cites(r, "G9", "G9.resolver-torch-pins"), "the pin line was read");
     corr_result_free(r);
     expect_verdict("requires-python",
                    "ERROR: Package 'examplepkg' requires a different Python: 3.12.1 not in "
@@ -655,7 +643,7 @@ Test(drift, a_jit_build_refusing_another_cuda_major_is_g1)
                     "compiled with 11.8, unable to compile cuda/cpp extensions without a matching "
                     "cuda version.\n");
     cr_expect_str_eq(fx_verdict(r), "G1", "verdict %s", fx_verdict(r));
-    cr_expect(cites(r, "G1", "G1.deepspeed-cuda-major-mismatch"), "the refusal was read");
+    cr_expect(fx_cites(r, "G1", "G1.deepspeed-cuda-major-mismatch"), "the refusal was read");
     corr_result_free(r);
     expect_verdict("ds-old",
                    "Exception: Installed CUDA version 11.3 does not match the version "
@@ -699,7 +687,7 @@ Test(drift, a_name_missing_from_an_installed_diffusers_is_g9)
                                     "'examplelib.util' (/opt/venv/lib/python3.11/site-packages/"
                                     "examplelib/util/__init__.py)\n");
     cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
-    cr_expect(cites(r, "G9", "G9.cannot-import-name"), "the import line was read");
+    cr_expect(fx_cites(r, "G9", "G9.cannot-import-name"), "the import line was read");
     corr_result_free(r);
 }
 
@@ -717,12 +705,12 @@ Test(drift, torchao_skipping_its_extensions_for_another_torch_is_g9)
                              "2.8.0+cu126 for torchao version 0.15.0             Please see "
                              "https://github.com/pytorch/ao/issues/2919 for more info\n");
     cr_expect_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
-    cr_expect(cites(r, "G9", "G9.torchao-torch-incompatible"));
+    cr_expect(fx_cites(r, "G9", "G9.torchao-torch-incompatible"));
     corr_result_free(r);
     r = scan_text("ao-floor", "WARNING:torchao:Skipping import of cpp extensions due to "
                               "incompatible torch version. Please upgrade to torch >= 2.11.0 "
                               "(found 2.10.0+cu128).\n");
-    cr_expect(cites(r, "G9", "G9.torchao-needs-newer-torch"), "the floor line was read");
+    cr_expect(fx_cites(r, "G9", "G9.torchao-needs-newer-torch"), "the floor line was read");
     cr_expect_lt(fx_conf(r, "G9"), 0.35, "the floor alone is a hint");
     corr_result_free(r);
     r = scan_text("ao-forced", "WARNING:torchao:Skipping import of cpp extensions due to "
@@ -748,7 +736,7 @@ Test(drift, a_crash_inside_torch_load_library_is_g9)
                     "  File \"/srv/env/lib/python3.12/site-packages/someext/__init__.py\", line 18 "
                     "in <module>\n");
     cr_expect_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
-    cr_expect(cites(r, "G9", "G9.extension-load-crashed"));
+    cr_expect(fx_cites(r, "G9", "G9.extension-load-crashed"));
     corr_result_free(r);
     r = scan_text("ld-raise",
                   "Traceback (most recent call last):\n"
@@ -756,6 +744,6 @@ Test(drift, a_crash_inside_torch_load_library_is_g9)
                   "load_library\n"
                   "OSError: /srv/env/lib/python3.12/site-packages/someext/_C.so: cannot open "
                   "shared object file: No such file or directory\n");
-    cr_expect(!cites(r, "G9", "G9.extension-load-crashed"), "a traceback frame is no crash");
+    cr_expect(!fx_cites(r, "G9", "G9.extension-load-crashed"), "a traceback frame is no crash");
     corr_result_free(r);
 }

@@ -46,17 +46,6 @@ TestSuite(pool_groups, .init = fx_setup_shipped, .fini = fx_teardown, .timeout =
     "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |                  N/A "   \
     "|\n"
 
-/* 1 when a finding's evidence holds a line of signature id: the line was read by it. */
-static int read_by(const struct corr_result *r, const char *id)
-{
-    for (size_t i = 0; i < r->nfindings; i++)
-        for (size_t j = 0; j < r->findings[i].nevidence; j++) {
-            const struct match_sig *s = r->findings[i].evidence[j].sig;
-            if (s && !strcmp(s->id, id)) return 1;
-        }
-    return 0;
-}
-
 /* ---- G10: group size across nodes ---- */
 
 /* A vLLM TP=2 launch under Ray that hung in its first all-reduce; `placement` is the line Ray's
@@ -88,7 +77,7 @@ Test(pool_groups, ray_placement_across_nodes_counts_the_machines)
                   "issue, make sure you have more than 2 GPUs available at each node.\n");
     double spread = fx_conf(r, "G10");
     cr_assert_str_eq(fx_verdict(r), "G10", "verdict %s (G10 %.2f)", fx_verdict(r), spread);
-    cr_assert(read_by(r, "G10.ray-tp-spread-nodes"), "the placement line is G10's evidence");
+    cr_assert(fx_cites(r, NULL, "G10.ray-tp-spread-nodes"), "the placement line is G10's evidence");
     corr_result_free(r);
     /* near miss: the same TP 2 hang with no line that says where the ranks ran: a TP size and a
      * watchdog on one machine say nothing of a group across Sparks */
@@ -193,7 +182,7 @@ Test(pool_groups, free_memory_that_rose_while_vllm_profiled_is_g6_beside_a_secon
     struct corr_result *r =
         profiling_rose("two", "VLLM::EngineCore, 58211 MiB\npython3, 30720 MiB\n");
     cr_assert_str_eq(fx_verdict(r), "G6", "verdict %s", fx_verdict(r));
-    cr_assert(read_by(r, "G6.vllm-profiling-free-rose"), "the assertion is G6's evidence");
+    cr_assert(fx_cites(r, NULL, "G6.vllm-profiling-free-rose"), "the assertion is G6's evidence");
     double two = fx_conf(r, "G6");
     corr_result_free(r);
     /* near miss: the assertion alone, no other holder shown: a hint (the page cache being
@@ -229,7 +218,7 @@ Test(pool_groups, kv_cache_larger_than_the_pool_is_capacity_not_g3)
     struct corr_result *r = kv_failed("fits", "20480.00");
     cr_assert_str_eq(r->context.platform, "gb10");
     cr_assert_str_eq(fx_verdict(r), "G3", "verdict %s", fx_verdict(r));
-    cr_assert(read_by(r, "G3.llamacpp-kv-alloc-failed"), "the KV failure is G3's evidence");
+    cr_assert(fx_cites(r, NULL, "G3.llamacpp-kv-alloc-failed"), "the KV failure is G3's evidence");
     corr_result_free(r);
     /* a 128 GiB cache is one no 128 GB machine holds: the oom-capacity rule's over_pool */
     r = kv_failed("over", "131072.00");
@@ -269,7 +258,7 @@ Test(pool_groups, kv_failure_nothing_places_on_gb10_stays_below_a_verdict)
                     "llama_init_from_model: failed to initialize the context: failed to allocate "
                     "buffer for kv cache\n");
     cr_assert_str_eq(r->context.platform, "unknown");
-    cr_assert(read_by(r, "G3.llamacpp-kv-alloc-failed"), "the KV failure is read");
+    cr_assert(fx_cites(r, NULL, "G3.llamacpp-kv-alloc-failed"), "the KV failure is read");
     cr_assert_lt(fx_conf(r, "G3"), 0.35, "G3 %.2f", fx_conf(r, "G3"));
     corr_result_free(r);
 }
@@ -298,13 +287,13 @@ Test(pool_groups, ollama_load_time_free_sliver_of_the_pool_weighs_for_g3)
     struct corr_result *r = ollama_load("sliver", "14.1");
     double sliver = fx_conf(r, "G3");
     cr_assert_str_eq(r->context.platform, "gb10");
-    cr_assert(read_by(r, "CTX.server-memory.ollama-gpu-memory"),
+    cr_assert(fx_cites(r, NULL, "CTX.server-memory.ollama-gpu-memory"),
               "the gpu memory line is G3's evidence");
     corr_result_free(r);
     /* near miss: most of the pool free when the model was placed: the rule claims nothing */
     r = ollama_load("roomy", "108.9");
     cr_assert_lt(fx_conf(r, "G3"), sliver, "roomy %.2f, sliver %.2f", fx_conf(r, "G3"), sliver);
-    cr_assert(!read_by(r, "CTX.server-memory.ollama-gpu-memory"));
+    cr_assert(!fx_cites(r, NULL, "CTX.server-memory.ollama-gpu-memory"));
     corr_result_free(r);
 }
 
