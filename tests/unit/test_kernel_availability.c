@@ -606,3 +606,119 @@ Test(kernel_availability, cute_dsl_arch_guard_is_g7_on_gb10_and_g2_inside_flash_
     cr_assert_eq(fx_conf(r, "G7"), 0.0, "a parameter check is no arch guard");
     corr_result_free(r);
 }
+
+/* xformers v0.0.35 (commit 03b91d7) ops/fmha/dispatch.py _run_priority_list: "No operator found
+ * for `{name}` with inputs:" then, per operator, "`{op.NAME}` is not supported because:" and
+ * its reasons (common.py not_supported_reasons: "requires device with capability <= {max} but
+ * your GPU has capability {cc} (too new)"; "operator wasn't built - see `python -m
+ * xformers.info` for more info"). The dispatcher's failure with an operator refusing the GPU as
+ * too new is G2 (flash-attn 3 and CUTLASS kernels bundled by xformers stop at SM90) on any
+ * machine; the same header over dtype or shape reasons is not, and the reason alone stays a
+ * hint. */
+#define XF_HEADER                                                                                  \
+    "NotImplementedError: No operator found for `memory_efficient_attention_forward` with "        \
+    "inputs:\n"                                                                                    \
+    "     query       : shape=(1, 4096, 16, 128) (torch.bfloat16)\n"                               \
+    "     key         : shape=(1, 4096, 16, 128) (torch.bfloat16)\n"                               \
+    "     value       : shape=(1, 4096, 16, 128) (torch.bfloat16)\n"                               \
+    "     attn_bias   : <class 'NoneType'>\n"                                                      \
+    "     p           : 0.0\n"
+Test(kernel_availability, xformers_dispatcher_with_a_too_new_operator_is_g2_anywhere)
+{
+    static const char *const caps[] = {"12, 1", "12, 0"};
+    static const char *const platforms[] = {"gb10", "other"};
+    for (size_t i = 0; i < 2; i++) {
+        char *t =
+            az_xasprintf(XF_HEADER "`fa3F@2.7.4` is not supported because:\n"
+                                   "    requires device with capability <= (9, 0) but your GPU has "
+                                   "capability (%s) (too new)\n"
+                                   "`fa2F@0.0.0` is not supported because:\n"
+                                   "    operator wasn't built - see `python -m xformers.info` for "
+                                   "more info\n"
+                                   "`cutlassF-pt` is not supported because:\n"
+                                   "    requires device with capability <= (9, 0) but your GPU has "
+                                   "capability (%s) (too new)\n",
+                         caps[i], caps[i]);
+        char sub[32];
+        snprintf(sub, sizeof sub, "xf%zu", i);
+        struct corr_result *r = scan(sub, t);
+        cr_assert_str_eq(r->context.platform, platforms[i], "%s", caps[i]);
+        cr_assert_str_eq(fx_verdict(r), "G2", "(%s): verdict %s", caps[i], fx_verdict(r));
+        corr_result_free(r);
+        free(t);
+    }
+    /* the reason alone (no dispatcher failure around it) is a hint */
+    struct corr_result *r = scan("xf-reason", "    requires device with capability <= (9, 0) but "
+                                              "your GPU has capability (12, 1) (too new)\n");
+    cr_assert_str_neq(fx_verdict(r), "G2", "alone: verdict %s", fx_verdict(r));
+    cr_expect_gt(fx_conf(r, "G2"), 0.0, "the reason is still read");
+    corr_result_free(r);
+    /* the header over dtype reasons is no arch statement */
+    r = scan("xf-dtype", XF_HEADER "`cutlassF-pt` is not supported because:\n"
+                                   "    dtype=torch.float64 (supported: {torch.float32, "
+                                   "torch.float16, torch.bfloat16})\n");
+    cr_assert_eq(fx_conf(r, "G2"), 0.0, "G2 weighs %.2f", fx_conf(r, "G2"));
+    corr_result_free(r);
+}
+
+/* ggml's no_device_code (ggml v0.21.0-2, d99724f, src/ggml-cuda/common.cuh: "%s:%d: ERROR: CUDA
+ * kernel %s has no device code compatible with CUDA arch %d. ggml-cuda.cu was compiled for:
+ * %s", the arch being __CUDA_ARCH__ of the code that ran). A list with no SM10x-12x entry is a
+ * build without the GPU's generation: G1 on a GB10 and beside an RTX 50's device line, a hint
+ * on an older GPU; a list with 1200 on GB10 stays G7 (SM120 code). */
+Test(kernel_availability, ggml_device_code_of_a_build_without_blackwell_is_g1)
+{
+    static const char line[] = "/opt/llama.cpp/ggml/src/ggml-cuda/mmq.cuh:3211: ERROR: CUDA "
+                               "kernel mul_mat_q has no device code compatible with CUDA arch "
+                               "860. ggml-cuda.cu was compiled for: 610,700,750,800,860\n";
+    char *t = az_xasprintf(GB10_LINE "%s", line);
+    struct corr_result *r = scan("gg-gb10", t);
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_eq(fx_verdict(r), "G1", "verdict %s", fx_verdict(r));
+    cr_assert(fx_cites(r, "G1", "G1.ggml-pre-blackwell-device-code"));
+    corr_result_free(r);
+    free(t);
+    t = az_xasprintf(RTX_LINE "%s", line);
+    r = scan("gg-rtx", t);
+    cr_assert_str_eq(r->context.platform, "other");
+    cr_assert_str_eq(fx_verdict(r), "G1", "verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    free(t);
+    t = az_xasprintf("  Device 0: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes, "
+                     "VRAM: 24124 MiB\n%s",
+                     line);
+    r = scan("gg-3090", t);
+    cr_assert_str_eq(r->context.platform, "other");
+    cr_assert_str_neq(fx_verdict(r), "G1", "an older GPU: verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    free(t);
+    r = scan("gg-1200", GB10_LINE "/opt/llama.cpp/ggml/src/ggml-cuda/mma.cuh:894: ERROR: CUDA "
+                                  "kernel mul_mat_q has no device code compatible with CUDA arch "
+                                  "1200. ggml-cuda.cu was compiled for: 800,860,890,1200\n");
+    cr_assert_str_eq(fx_verdict(r), "G7", "SM120 code on GB10: verdict %s", fx_verdict(r));
+    corr_result_free(r);
+}
+
+/* An SM120 card named in prose without the vendor word ("The RTX PRO 6000 ...", "4x RTX 5090")
+ * places the run off GB10: a CUTLASS FP4 grouped-GEMM failure there is not G7. A GB10 device
+ * line beside a comparison ("slower than RTX 5090") still places GB10 and names G7. */
+Test(kernel_availability, an_sm120_card_named_in_prose_places_the_run_off_gb10)
+{
+    static const char fail[] =
+        "[TensorRT-LLM][ERROR] Assertion failed: Failed to initialize cutlass TMA WS grouped gemm. "
+        "Error: Error Internal "
+        "(/src/moe_gemm/launchers/fused_moe_gemm_sm120_M128.generated.cu:60)\n";
+    char *t =
+        az_xasprintf("Serving the NVFP4 checkpoint on 2x RTX PRO 6000 Blackwell cards.\n%s", fail);
+    struct corr_result *r = scan("rtxpro", t);
+    cr_assert_str_eq(r->context.platform, "other");
+    cr_assert_str_neq(fx_verdict(r), "G7", "an SM120 card: verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    free(t);
+    t = az_xasprintf(GB10_LINE "decode is slower than RTX 5090 by far\n%s", fail);
+    r = scan("gb10-cmp", t);
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_eq(fx_verdict(r), "G7", "GB10: verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    free(t);
+}
