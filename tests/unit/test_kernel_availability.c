@@ -722,3 +722,89 @@ Test(kernel_availability, an_sm120_card_named_in_prose_places_the_run_off_gb10)
     corr_result_free(r);
     free(t);
 }
+
+/* vLLM's ScaledMM selector (kernels/scaled_mm/__init__.py, commit 08386ee: "Failed to find a
+ * kernel that can implement the ScaledMM linear layer. Reasons: \n" + each f"{kernel.__name__}
+ * {failure_reason}.") with scaled_mm/cutlass.py's (commit 0525b6a) block-FP8 refusal "The device
+ * compute capability of \<newline>                {cc} is not supported." (the continuation keeps
+ * the indentation). The refusal names the device's capability: beside the selector's failure
+ * on 121 it is G7; on 120 (an RTX 50) it is not; alone (Triton took the layer) it says nothing. */
+Test(kernel_availability, vllm_selector_failure_with_a_capability_reason_is_g7_on_gb10_only)
+{
+    static const char head[] = "ValueError: Failed to find a kernel that can implement the "
+                               "ScaledMM linear layer. Reasons: \n";
+    static const char *const caps[] = {"121", "120"};
+    for (size_t i = 0; i < 2; i++) {
+        char *t = az_xasprintf("%sCutlassFp8BlockScaledMMKernel The device compute capability "
+                               "of                 %s is not supported..\n"
+                               "TritonFp8BlockScaledMMKernel requires CUDA..\n",
+                               head, caps[i]);
+        char sub[32];
+        snprintf(sub, sizeof sub, "vsel%zu", i);
+        struct corr_result *r = scan(sub, t);
+        cr_assert_str_eq(r->context.platform, i ? "other" : "gb10", "%s", caps[i]);
+        if (i)
+            cr_assert_str_neq(fx_verdict(r), "G7", "120: verdict %s", fx_verdict(r));
+        else
+            cr_assert_str_eq(fx_verdict(r), "G7", "121: verdict %s", fx_verdict(r));
+        corr_result_free(r);
+        free(t);
+    }
+    struct corr_result *r = scan("vsel-alone", "CutlassFp8BlockScaledMMKernel The device compute "
+                                               "capability of121 is not supported..\n");
+    cr_assert_str_eq(r->context.platform, "gb10", "the reason places the run");
+    cr_assert_eq(fx_conf(r, "G7"), 0.0, "alone G7 weighs %.2f", fx_conf(r, "G7"));
+    corr_result_free(r);
+}
+
+/* Numba's driver-API check (NVIDIA/numba-cuda v0.30.4-4, b18b944, cudadrv/driver.py: "Call to %s
+ * results in %s" % (fname, retcode.name), raised as CudaAPIError whose str is "[%s] %s"): the
+ * code's name without the runtime string. CUDA_ERROR_NO_BINARY_FOR_GPU reads as "no kernel
+ * image": G1 on a GB10 and beside an RTX 50's device line; another code is not read. */
+Test(kernel_availability, numba_no_binary_for_gpu_reads_as_no_kernel_image)
+{
+    static const char line[] = "numba.cuda.cudadrv.driver.CudaAPIError: [209] Call to "
+                               "cuModuleLoadDataEx results in CUDA_ERROR_NO_BINARY_FOR_GPU\n";
+    char *t = az_xasprintf(GB10_LINE "%s", line);
+    struct corr_result *r = scan("nb-gb10", t);
+    cr_assert_str_eq(fx_verdict(r), "G1", "verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    free(t);
+    t = az_xasprintf(RTX_LINE "%s", line);
+    r = scan("nb-rtx", t);
+    cr_assert_str_eq(fx_verdict(r), "G1", "verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    free(t);
+    r = scan("nb-other", GB10_LINE "numba.cuda.cudadrv.driver.CudaAPIError: [700] Call to "
+                                   "cuMemcpyDtoH results in CUDA_ERROR_ILLEGAL_ADDRESS\n");
+    cr_assert_str_eq(r->context.platform, "gb10", "the input was read");
+    cr_assert_eq(fx_conf(r, "G1"), 0.0, "G1 weighs %.2f", fx_conf(r, "G1"));
+    corr_result_free(r);
+}
+
+/* FlashInfer's CuTe DSL FMHA (flashinfer nightly-v0.6.18, fb28d72,
+ * flashinfer/cute_dsl/attention/fmha/fmha.py) builds tcgen05 FP16/BF16 MMA atoms: on sm_121a
+ * CuTe DSL's arch guard refuses them with "Error Code: MmaF16BF16Op error". An FP16 attention
+ * kernel refused is a hint, never G7 alone; its block-scaled variant (fmha_blockscaled.py, a
+ * block-scaled FP4 MMA) refused the same way is G7. */
+Test(kernel_availability, flashinfer_cute_fmha_fp16_refusal_is_a_hint_quantized_is_g7)
+{
+    static const char frame[] = "  File \"/opt/venv/lib/python3.12/site-packages/flashinfer/"
+                                "cute_dsl/attention/fmha/%s.py\", line 512, in __call__\n"
+                                "cutlass.cute.nvgpu.common.OpError: OpError: expects arch to be "
+                                "one of [Arch.sm_100a, Arch.sm_103a], but got Arch.sm_121a\n"
+                                "Error Code: %s error\n";
+    char *t = az_xasprintf(frame, "fmha", "MmaF16BF16Op");
+    struct corr_result *r = scan("fi-fmha", t);
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_neq(fx_verdict(r), "G7", "FP16 FMHA: verdict %s", fx_verdict(r));
+    cr_assert_str_neq(fx_verdict(r), "G2", "FlashInfer is not flash-attn: %s", fx_verdict(r));
+    cr_expect_gt(fx_conf(r, "G7"), 0.0, "the guard is read as a hint");
+    corr_result_free(r);
+    free(t);
+    t = az_xasprintf(frame, "fmha_blockscaled", "MmaMXF4NVF4Op");
+    r = scan("fi-fmha-fp4", t);
+    cr_assert_str_eq(fx_verdict(r), "G7", "block-scaled FMHA: verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    free(t);
+}
