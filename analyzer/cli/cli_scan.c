@@ -275,7 +275,9 @@ int cli_cmd_stage_ingest(const struct cli_options *o, FILE *out, FILE *err)
                 if (!o->quiet) print_warning(err, ingest_reader_error(r));
                 continue;
             }
-            enum tok_kind kind = tok_classify(m.name, m.head, m.head_len);
+            /* no pack here: the pack's word lists are left out (they tell pip, collect_env
+             * and preflight reports apart, whose stamping costs the same) */
+            enum tok_kind kind = tok_classify(NULL, m.name, m.head, m.head_len);
             struct ingest_line line;
             while ((st = ingest_reader_next_line(r, &line)) == AZ_OK || st == AZ_WARN) {
                 size_t end;

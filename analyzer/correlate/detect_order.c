@@ -175,7 +175,7 @@ void corr_prim_after_context(struct corr_rule_run *rr)
         if (g->pts[i].v >= N("huge")) huge++;
         gmax = AZ_MAX(gmax, g->pts[i].v);
     }
-    size_t q = AZ_MAX((size_t)1, l->n / 4);
+    size_t q = AZ_MAX((size_t)1, l->n / AZ_MAX((size_t)1, (size_t)N("end_parts")));
     double first = 0, last = 0;
     for (size_t i = 0; i < q; i++) first += l->pts[i].v, last += l->pts[l->n - 1 - i].v;
     first /= (double)q;

@@ -19,9 +19,9 @@ static int same_file_series(const struct corr_state *st, const char *name, size_
     return corr_series_find(st, name, NULL, 0);
 }
 
-/* Mean of the points of b with t in [t0, t1] among the first/last tenth of them. */
-static void window_stats(const struct corr_sbuild *b, double t0, double t1, double *first,
-                         double *last, double *maxv, size_t *count)
+/* Mean of the points of b with t in [t0, t1] among the first/last 1/parts of them. */
+static void window_stats(const struct corr_sbuild *b, double t0, double t1, size_t parts,
+                         double *first, double *last, double *maxv, size_t *count)
 {
     size_t lo = b->n, hi = 0;
     for (size_t i = 0; i < b->n; i++)
@@ -32,7 +32,7 @@ static void window_stats(const struct corr_sbuild *b, double t0, double t1, doub
     *count = lo < hi ? hi - lo : 0;
     *first = *last = *maxv = NAN;
     if (!*count) return;
-    size_t k = AZ_MAX((size_t)1, *count / 10);
+    size_t k = AZ_MAX((size_t)1, *count / parts);
     double a = 0, z = 0, m = -INFINITY;
     for (size_t i = 0; i < k; i++) a += b->pts[lo + i].v, z += b->pts[hi - 1 - i].v;
     for (size_t i = lo; i < hi; i++) m = AZ_MAX(m, b->pts[i].v);
@@ -97,7 +97,9 @@ void corr_prim_plateau(struct corr_rule_run *rr)
     int tp = same_file_series(st, S("companion"), b->file);
     double tf = NAN, tl = NAN, tmax = NAN;
     size_t tc = 0;
-    if (tp >= 0) window_stats(&st->series[tp], t0, t1, &tf, &tl, &tmax, &tc);
+    if (tp >= 0)
+        window_stats(&st->series[tp], t0, t1, AZ_MAX((size_t)1, (size_t)N("end_parts")), &tf, &tl,
+                     &tmax, &tc);
     char *d = dur >= 5400 ? az_xasprintf("%.1f h", dur / 3600)
               : dur >= 90 ? az_xasprintf("%.0f min", dur / 60)
                           : az_xasprintf("%.0f s", dur);
@@ -163,7 +165,8 @@ static struct drop find_drop(const struct corr_rule_run *rr)
         if (longest ? (int)s != only : strcmp(b->name, name) != 0) continue;
         if (!longest && unit && strcmp(b->unit, unit)) continue;
         if (b->n < min_points) continue;
-        size_t min_seg = AZ_MAX((size_t)3, b->n / 10);
+        size_t min_seg =
+            AZ_MAX((size_t)N("min_segment"), b->n / AZ_MAX((size_t)1, (size_t)N("segment_parts")));
         struct corr_change c = corr_change_point(b->pts, b->n, min_seg);
         double pct;
         if (!drop_ok(rr, &c, &pct)) continue;

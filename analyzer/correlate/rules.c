@@ -27,12 +27,13 @@ struct prim {
 static const struct prim prims[] = {
     {"plateau", corr_prim_plateau,
      "series:s unit:s lo:n hi:n above:n above_one_in:n min_points:n min_secs:n untimed_points:n "
-     "companion:s rise:n hot:n",
+     "companion:s rise:n hot:n end_parts:n",
      "hot steady alone none", "min max dur first last peak value"},
     {"clock-reasons", corr_prim_clock_reasons, "", "thermal power", "count samples"},
     {"change-point", corr_prim_change_point,
      "series:s unit:s? pick:s min_points:n min_before:n min_drop_pct:n min_effect:n "
-     "align_slack_secs:n? when:s? busy_series:s? busy_min:n? busy_share:n?",
+     "min_segment:n segment_parts:n align_slack_secs:n? when:s? busy_series:s? busy_min:n? "
+     "busy_share:n?",
      "drop aligned busy", "before after unit pct at"},
     {"cutoff-boot", corr_prim_cutoff_boot, "job_kinds:k text_reset:s text_marker:s",
      "quiet_end boot", "job boot"},
@@ -72,7 +73,8 @@ static const struct prim prims[] = {
      "tp_rank_fact:s? works:e? hang_words:l? one_gpu_fact:s?",
      "across group_spans failure per_node tp1 single_node works other_failure", "tp nodes how"},
     {"after-context", corr_prim_after_context,
-     "context:e grad_series:s loss_series:s min_points:n huge:n huge_share:n loss_ratio:n",
+     "context:e grad_series:s loss_series:s min_points:n huge:n huge_share:n loss_ratio:n "
+     "end_parts:n",
      "failed diverged", "at huge n gmax first last"},
     {"last-line", corr_prim_last_line, "tag:t", "last", ""},
     {"requested-not-used", corr_prim_requested, "request:g chosen:g banner:g", "both chosen banner",

@@ -473,7 +473,8 @@ void corr_scan_input(struct corr_state *st, struct match_scanner *scanner, struc
             corr_skip_add(st, m.display, "run decompressed-bytes cap reached");
             continue;
         }
-        enum tok_kind kind = tok_classify(m.name, m.head, m.head_len);
+        enum tok_kind kind =
+            tok_classify(match_pack_vocab(st->cfg->pack), m.name, m.head, m.head_len);
         size_t fi = corr_file_begin(st, &m, kind);
         uint64_t bytes0 = ingest_reader_stats(r)->bytes_out;
         struct member_tally t = {0, 0, AZ_EOF, 0};

@@ -275,6 +275,9 @@ struct match_platform {
 /* Declared platforms, in load order (the shipped pack's first, then each extra pack's). */
 size_t match_pack_platform_count(const struct match_pack *p);
 const struct match_platform *match_pack_platform(const struct match_pack *p, size_t i);
+/* The classifier's word lists the pack gives ("vocabulary"; tok.h), borrowed until
+ * match_pack_free(); NULL for a NULL pack. */
+const struct tok_vocab *match_pack_vocab(const struct match_pack *p);
 /* The platform with that id, or NULL. */
 const struct match_platform *match_pack_find_platform(const struct match_pack *p, const char *id);
 /* The named fact of a platform: the value, its number (NAN) or its string (""). pl may be NULL. */

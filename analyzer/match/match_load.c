@@ -1009,6 +1009,7 @@ static int read_small_file(const char *path, struct az_buf *b)
 }
 
 static void load_preflight(struct match_loader *ld, json_t *pf);
+static void load_vocabulary(struct match_loader *ld, json_t *voc);
 
 static void load_file(struct match_loader *ld, const char *path)
 {
@@ -1034,9 +1035,11 @@ static void load_file(struct match_loader *ld, const char *path)
     if (!json_is_object(root)) {
         match_ld_problem(ld, "file", "must be a JSON object {\"entries\": [...]}");
     } else {
-        static const char *const top_fields[] = {"entries", "catalogues", "platforms", "preflight",
-                                                 NULL};
+        static const char *const top_fields[] = {"entries",   "catalogues", "platforms",
+                                                 "preflight", "vocabulary", NULL};
         match_ld_fields(ld, "file", root, top_fields);
+        json_t *voc = json_object_get(root, "vocabulary");
+        if (voc) load_vocabulary(ld, voc);
         json_t *pf = json_object_get(root, "preflight");
         if (pf) load_preflight(ld, pf);
         json_t *plat = json_object_get(root, "platforms");
@@ -1053,6 +1056,57 @@ static void load_file(struct match_loader *ld, const char *path)
         }
     }
     json_decref(root);
+}
+
+/* "vocabulary": {"pip-lines": {"why": "...", "words": [...]}, ...}: the classifier's word lists
+ * (tok.h), each list's words appended to those of earlier files. */
+static void load_vocabulary(struct match_loader *ld, json_t *voc)
+{
+    if (!json_is_object(voc)) {
+        match_ld_problem(ld, "vocabulary", "must be an object {\"<list>\": {...}}");
+        return;
+    }
+    static const char *const fields[] = {"why", "words", NULL};
+    const char *key;
+    json_t *v;
+    json_object_foreach(voc, key, v)
+    {
+        int l = 0;
+        while (l < TOK_VOCAB_COUNT && strcmp(tok_vocab_name((enum tok_vocab_list)l), key)) l++;
+        if (l == TOK_VOCAB_COUNT) {
+            match_ld_problem(ld, "vocabulary",
+                             "unknown list \"%s\" (known: preflight-status, "
+                             "collect-env-keys, pip-lines)",
+                             key);
+            continue;
+        }
+        if (!json_is_object(v)) {
+            match_ld_problem(ld, "vocabulary", "\"%s\" must be an object", key);
+            continue;
+        }
+        match_ld_fields(ld, "vocabulary", v, fields);
+        match_ld_str(ld, "vocabulary", v, "why", 1);
+        json_t *words = match_ld_str_list(ld, "vocabulary", v, "words", 1, 1);
+        if (!words) continue;
+        struct tok_vocab *tv = &ld->p->vocab;
+        size_t i;
+        json_t *w;
+        json_array_foreach(words, i, w)
+        {
+            if (!*json_string_value(w)) {
+                match_ld_problem(ld, "vocabulary", "\"%s\": an empty word", key);
+                continue;
+            }
+            az_grow((void **)&tv->words[l], &ld->p->vocab_cap[l], tv->n[l] + 1,
+                    sizeof *tv->words[l]);
+            tv->words[l][tv->n[l]++] = match_ld_own(ld->p, json_string_value(w));
+        }
+    }
+}
+
+const struct tok_vocab *match_pack_vocab(const struct match_pack *p)
+{
+    return p ? &p->vocab : NULL;
 }
 
 /* "preflight": {"G1": {...}, ...}: each an object, one per entry id in the whole pack; kept as
@@ -1296,6 +1350,7 @@ void match_pack_free(struct match_pack *p)
     free(p->pf_ids);
     free(p->pf_json);
     free(p->pf_files);
+    for (size_t i = 0; i < TOK_VOCAB_COUNT; i++) free(p->vocab.words[i]);
     for (size_t i = 0; i < p->nblocks; i++) free(p->blocks[i]);
     free(p->blocks);
     free(p->sigs);

@@ -132,6 +132,8 @@ struct match_pack {
     const char **pf_files;
     size_t npf, cap_pf;
     size_t nplatforms, cap_platforms;
+    struct tok_vocab vocab; /* "vocabulary" of every file, appended in load order */
+    size_t vocab_cap[TOK_VOCAB_COUNT];
 };
 
 static inline const struct match_sig_priv *match_sig_priv_of(const struct match_sig *s)

@@ -42,11 +42,31 @@ const char *tok_kind_name(enum tok_kind k);
 /* Inverse of tok_kind_name(); -1 when unknown. */
 int tok_kind_from_name(const char *name);
 
+/* The word lists of the classifier that are vocabulary, not parsing: the pack gives them
+ * ("vocabulary" in patterns/formats.json, docs/patterns.md), the classifier keeps the shapes
+ * (where a list is looked for, what it weighs). */
+enum tok_vocab_list {
+    TOK_VOCAB_STATUS,   /* "preflight-status": " PASS:" after a "G<n>" line start */
+    TOK_VOCAB_ENV_KEYS, /* "collect-env-keys": the keys a collect_env report's lines start with */
+    TOK_VOCAB_PIP,      /* "pip-lines": what pip's install output lines start with */
+    TOK_VOCAB_COUNT
+};
+
+struct tok_vocab {
+    const char **words[TOK_VOCAB_COUNT]; /* borrowed (the pack's strings) */
+    size_t n[TOK_VOCAB_COUNT];
+};
+
+/* The list's name in the pack ("pip-lines"); NULL out of range. */
+const char *tok_vocab_name(enum tok_vocab_list l);
+
 /**
  * tok_classify() : the kind of a member from its first bytes (head, up to 64 KiB) and its base
- * name (may be NULL or empty; a hint only).
+ * name (may be NULL or empty; a hint only). vocab: the pack's word lists (borrowed; NULL: none,
+ * so only the shapes written in C count).
  */
-enum tok_kind tok_classify(const char *name, const char *head, size_t len);
+enum tok_kind tok_classify(const struct tok_vocab *vocab, const char *name, const char *head,
+                           size_t len);
 
 enum tok_level {
     TOK_LEVEL_NONE = 0,

@@ -89,9 +89,20 @@ enum { W_WEAK = 1, W_NORMAL = 2, W_STRONG = 8, W_DECISIVE = 40 };
 
 struct classify_state {
     long score[TOK_KIND_COUNT];
-    int pip_list_header; /* saw "Package  Version" */
-    int smi_xml;         /* saw "<nvidia_smi_log" */
+    int pip_list_header;           /* saw "Package  Version" */
+    int smi_xml;                   /* saw "<nvidia_smi_log" */
+    const struct tok_vocab *vocab; /* the pack's word lists (borrowed), NULL: none */
 };
+
+/* 1 when the line starts with one of the pack's words of list l. */
+static int starts_any(const struct classify_state *st, enum tok_vocab_list l, const char *p,
+                      size_t n)
+{
+    if (!st->vocab) return 0;
+    for (size_t k = 0; k < st->vocab->n[l]; k++)
+        if (starts(p, n, st->vocab->words[l][k])) return 1;
+    return 0;
+}
 
 static size_t skip_blanks(const char *l, size_t n, size_t i)
 {
@@ -254,13 +265,10 @@ static int shape_reports(struct classify_state *st, const char *l, size_t n)
     if (l[0] == 'G' && n > 3 && is_digit((unsigned char)l[1])) {
         size_t i = 1;
         while (i < n && is_digit((unsigned char)l[i])) i++;
-        static const char *const st_words[] = {
-            " PASS:", " FAIL:", " WARN:", " SKIP:", " INFO:", " UNKNOWN:"};
-        for (size_t w = 0; w < AZ_ARRAY_LEN(st_words); w++)
-            if (starts(l + i, n - i, st_words[w])) {
-                s[TOK_KIND_PREFLIGHT] += W_STRONG;
-                return 1;
-            }
+        if (starts_any(st, TOK_VOCAB_STATUS, l + i, n - i)) {
+            s[TOK_KIND_PREFLIGHT] += W_STRONG;
+            return 1;
+        }
     }
 
     /* -- environment reports -- */
@@ -268,71 +276,16 @@ static int shape_reports(struct classify_state *st, const char *l, size_t n)
         s[TOK_KIND_COLLECT_ENV] += W_DECISIVE;
         return 1;
     }
-    static const char *const env_keys[] = {"PyTorch version:",
-                                           "Is debug build:",
-                                           "CUDA used to build PyTorch:",
-                                           "ROCM used to build PyTorch:",
-                                           "GCC version:",
-                                           "Clang version:",
-                                           "CMake version:",
-                                           "Libc version:",
-                                           "Python version:",
-                                           "Python platform:",
-                                           "Is CUDA available:",
-                                           "CUDA runtime version:",
-                                           "CUDA_MODULE_LOADING set to:",
-                                           "GPU models and configuration:",
-                                           "Nvidia driver version:",
-                                           "cuDNN version:",
-                                           "Is XNNPACK available:",
-                                           "Versions of relevant libraries:",
-                                           "[pip3] ",
-                                           "[conda] "};
-    for (size_t k = 0; k < AZ_ARRAY_LEN(env_keys); k++)
-        if (starts(l, n, env_keys[k])) {
-            s[TOK_KIND_COLLECT_ENV] += W_NORMAL;
-            return 1;
-        }
+    if (starts_any(st, TOK_VOCAB_ENV_KEYS, l, n)) {
+        s[TOK_KIND_COLLECT_ENV] += W_NORMAL;
+        return 1;
+    }
 
     /* -- pip -- */
-    static const char *const pip_lines[] = {"Collecting ",
-                                            "Requirement already satisfied: ",
-                                            "Attempting uninstall: ",
-                                            "  Attempting uninstall: ",
-                                            "Successfully installed ",
-                                            "Successfully uninstalled ",
-                                            "    Successfully uninstalled ",
-                                            "Building wheel for ",
-                                            "  Building wheel for ",
-                                            "Installing collected packages: ",
-                                            "Downloading ",
-                                            "  Downloading ",
-                                            "Using cached ",
-                                            "  Using cached ",
-                                            "Looking in indexes: ",
-                                            "Created wheel for ",
-                                            "  Created wheel for ",
-                                            "Stored in directory: ",
-                                            "  Stored in directory: ",
-                                            "Found existing installation: ",
-                                            "  Found existing installation: ",
-                                            "Uninstalling ",
-                                            "  Uninstalling ",
-                                            "ERROR: pip's dependency resolver",
-                                            "Obtaining ",
-                                            "Preparing metadata ",
-                                            "  Preparing metadata ",
-                                            "Installing build dependencies",
-                                            "Getting requirements to build",
-                                            "ERROR: Failed building wheel",
-                                            "Failed to build ",
-                                            "ERROR: Could not find a version",
-                                            "ERROR: No matching distribution"};
-    for (size_t k = 0; k < AZ_ARRAY_LEN(pip_lines); k++)
-        if (starts(l, n, pip_lines[k])) {
-            s[TOK_KIND_PIP] += W_NORMAL;
-            return 1;
-        }
+    if (starts_any(st, TOK_VOCAB_PIP, l, n)) {
+        s[TOK_KIND_PIP] += W_NORMAL;
+        return 1;
+    }
     if (starts(l, n, "Package ") && has(l, n, " Version")) {
         st->pip_list_header = 1;
         s[TOK_KIND_PIP_LIST] += W_STRONG;
@@ -521,10 +474,23 @@ static enum tok_kind kind_from_name(const char *name)
 #define TOK_CLASSIFY_LINE_MAX  512
 #define TOK_CLASSIFY_MAX_LINES 2000
 
-enum tok_kind tok_classify(const char *name, const char *head, size_t len)
+static const char *const vocab_names[TOK_VOCAB_COUNT] = {
+    [TOK_VOCAB_STATUS] = "preflight-status",
+    [TOK_VOCAB_ENV_KEYS] = "collect-env-keys",
+    [TOK_VOCAB_PIP] = "pip-lines",
+};
+
+const char *tok_vocab_name(enum tok_vocab_list l)
+{
+    return (unsigned)l < TOK_VOCAB_COUNT ? vocab_names[l] : NULL;
+}
+
+enum tok_kind tok_classify(const struct tok_vocab *vocab, const char *name, const char *head,
+                           size_t len)
 {
     struct classify_state st;
     memset(&st, 0, sizeof st);
+    st.vocab = vocab;
     char line[TOK_CLASSIFY_LINE_MAX];
     size_t i = 0, lines = 0;
     if (len >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0) i = 3; /* UTF-8 BOM */

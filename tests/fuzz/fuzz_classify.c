@@ -21,11 +21,11 @@ FUZZ_TARGET(classify)
     size_t n = AZ_MIN(size - (size_t)(h - data), HEAD_MAX);
     char *head = az_xmalloc(n ? n : 1);
     memcpy(head, h, n);
-    enum tok_kind k = tok_classify(name, head, n);
+    enum tok_kind k = tok_classify(NULL, name, head, n);
     fuzz_require(k >= TOK_KIND_TEXT && k < TOK_KIND_COUNT);
     fuzz_require(tok_kind_from_name(tok_kind_name(k)) == (int)k);
     /* the name is only a hint: classifying without it must work too */
-    enum tok_kind k2 = tok_classify(NULL, head, n);
+    enum tok_kind k2 = tok_classify(NULL, NULL, head, n);
     fuzz_require(k2 >= TOK_KIND_TEXT && k2 < TOK_KIND_COUNT);
     free(head);
     free(name);

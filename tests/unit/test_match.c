@@ -1599,3 +1599,32 @@ Test(match, prepared_scan_runs_only_the_sampled_series_regexes)
     cr_expect_eq(got.regex_hits, want.regex_hits);
     match_pack_free(p);
 }
+
+/* "vocabulary": a file's words are appended to the list; an unknown list is refused by name. */
+Test(match, vocabulary_lists_append_and_unknown_is_refused)
+{
+    const char *s = sig_json("G3.oom", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS);
+    write_pack("v", "g3.json", g3_pack(s));
+    write_pack("v", "a.json",
+               "{\"vocabulary\": {\"pip-lines\": {\"why\": \"w\", \"words\": [\"Collecting \"]}},"
+               " \"entries\": []}\n");
+    const char *dir = write_pack(
+        "v", "b.json",
+        "{\"vocabulary\": {\"pip-lines\": {\"why\": \"w\", \"words\": [\"ACME-INSTALL \"]}},"
+        " \"entries\": []}\n");
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(load1(dir, &p, &err), AZ_OK, "%s", err.data ? err.data : "");
+    const struct tok_vocab *v = match_pack_vocab(p);
+    cr_assert_eq(v->n[TOK_VOCAB_PIP], 2);
+    cr_expect_str_eq(v->words[TOK_VOCAB_PIP][0], "Collecting ");
+    cr_expect_str_eq(v->words[TOK_VOCAB_PIP][1], "ACME-INSTALL ");
+    cr_expect_eq(v->n[TOK_VOCAB_ENV_KEYS], 0);
+    match_pack_free(p);
+    az_buf_free(&err);
+    char *e = load_error(write_pack("w", "c.json",
+                                    "{\"vocabulary\": {\"pip-words\": {\"why\": \"w\", \"words\": "
+                                    "[\"x\"]}}, \"entries\": []}\n"));
+    cr_expect(strstr(e, "c.json: vocabulary: unknown list \"pip-words\"") != NULL, "%s", e);
+    free(e);
+}

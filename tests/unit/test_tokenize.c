@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/az.h"
+#include "match/match.h"
 #include "tokenize/tok.h"
 
 /* ---- helpers ---- */
@@ -55,10 +56,25 @@ static const char *lane(enum tok_kind kind, const char *s)
     return lane_buf;
 }
 
+/* The shipped pack's word lists (patterns/formats.json), loaded once per test process. */
+static const struct tok_vocab *shipped_vocab(void)
+{
+    static struct match_pack *pack;
+    if (!pack) {
+        const char *dir = getenv("GOTCHA_PATTERNS"); /* make unit, make unit-one */
+        cr_assert(dir, "GOTCHA_PATTERNS names the shipped pack");
+        const char *dirs[] = {dir};
+        struct az_buf err = AZ_BUF_INIT;
+        cr_assert_eq(match_pack_load(&pack, dirs, 1, &err), AZ_OK, "%s", err.data ? err.data : "");
+        az_buf_free(&err);
+    }
+    return match_pack_vocab(pack);
+}
+
 static enum tok_kind classify(const char *name, const char *head)
 {
     struct rec r = rec_of(head);
-    enum tok_kind k = tok_classify(name, r.p, r.len);
+    enum tok_kind k = tok_classify(shipped_vocab(), name, r.p, r.len);
     free(r.p);
     return k;
 }
@@ -470,7 +486,7 @@ Test(tokenize, run_record_is_known_by_its_first_line)
 {
     const char *rec = "gotcha record 0.1.0\ncommand: sh -c 'exit 3'\nexit: 3\n";
     cr_assert(tok_is_run_record(rec, strlen(rec)));
-    cr_assert_eq(tok_classify("notes.txt", rec, strlen(rec)), TOK_KIND_RUN_RECORD);
+    cr_assert_eq(tok_classify(shipped_vocab(), "notes.txt", rec, strlen(rec)), TOK_KIND_RUN_RECORD);
     cr_assert_str_eq(tok_kind_name(TOK_KIND_RUN_RECORD), "run-record");
     const char *not_one[] = {"gotcha record -- python train.py\n", "gotcha record\n",
                              "# gotcha record 0.1.0\n", "gotcha record 0.1.0 of a run\n"};
@@ -943,7 +959,7 @@ Test(tokenize, classify_binary_junk_does_not_crash)
 {
     char junk[4096];
     for (size_t i = 0; i < sizeof junk; i++) junk[i] = (char)((i * 131u + 7u) & 0xff);
-    enum tok_kind k = tok_classify(NULL, junk, sizeof junk);
+    enum tok_kind k = tok_classify(shipped_vocab(), NULL, junk, sizeof junk);
     cr_assert(k >= TOK_KIND_TEXT && k < TOK_KIND_COUNT);
 }
 
@@ -1671,4 +1687,22 @@ Test(tokenize, lane_syslog_host_may_be_an_address)
     /* rsyslog forwarding by address: the host field is what syslog wrote, and it stays the lane */
     cr_assert_str_eq(lane(TOK_KIND_KERNEL, "Nov 29 10:12:55 10.0.0.5 kernel: NVRM: Xid 79"),
                      "10.0.0.5");
+}
+
+/* The pip, collect_env and preflight words are the pack's (patterns/formats.json): without the
+ * pack's lists the same lines are no pip log, and a list of other words makes its lines one. */
+Test(tokenize, classify_words_come_from_the_vocabulary)
+{
+    const char *head = "Collecting torch\n"
+                       "Successfully installed torch-2.9.0\n";
+    cr_assert_eq(classify(NULL, head), TOK_KIND_PIP);
+    cr_assert_neq(tok_classify(NULL, NULL, head, strlen(head)), TOK_KIND_PIP);
+    const char *acme = "ACME-INSTALL ";
+    const char *words[] = {acme};
+    struct tok_vocab v = {.words = {[TOK_VOCAB_PIP] = words}, .n = {[TOK_VOCAB_PIP] = 1}};
+    const char *site = "ACME-INSTALL torch 2.9.0\nACME-INSTALL triton 3.5.0\n";
+    cr_assert_eq(tok_classify(&v, NULL, site, strlen(site)), TOK_KIND_PIP);
+    cr_assert_neq(tok_classify(shipped_vocab(), NULL, site, strlen(site)), TOK_KIND_PIP);
+    cr_assert_str_eq(tok_vocab_name(TOK_VOCAB_PIP), "pip-lines");
+    cr_assert_null(tok_vocab_name(TOK_VOCAB_COUNT));
 }
