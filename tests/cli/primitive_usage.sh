@@ -3,10 +3,12 @@
 # no detector reads, or a docs row the C does not know fails here. Also run on a copy whose docs
 # name a parameter the C lacks: that must be refused, so the check cannot pass by reading nothing.
 top=$(cd ../.. && pwd)
-python3 "$top/tests/tools/primitive_usage.py" "$top"
-rc=$?
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the pack's rule count grows with every knowledge round: the golden keeps the primitive count
+python3 "$top/tests/tools/primitive_usage.py" "$top" >"$tmp/out"
+rc=$?
+sed -E 's/pack rules: [0-9]+/pack rules: N/' "$tmp/out"
 mkdir -p "$tmp/docs" "$tmp/analyzer"
 cp -r "$top/patterns" "$tmp/patterns"
 cp -r "$top/analyzer/correlate" "$tmp/analyzer/correlate"
