@@ -747,3 +747,31 @@ Test(drift, a_crash_inside_torch_load_library_is_g9)
     cr_expect(!fx_cites(r, "G9", "G9.extension-load-crashed"), "a traceback frame is no crash");
     corr_result_free(r);
 }
+
+/* torchao's own (torchao, torch) table (pytorch/ao v0.15.0 and v0.16.0 torchao/__init__.py) as a
+ * version pair on pip list's columns (pip src/pip/_internal/commands/list.py format_for_columns:
+ * a header, a dashed rule, then "name  version" rows): torchao 0.16 is built for torch 2.10. */
+static const char *const pip_list_torchao =
+    "Package                  Version\n"
+    "------------------------ -----------\n"
+    "torch                    %s\n"
+    "torchao                  0.16.0\n"
+    "transformers             4.57.1\n";
+
+Test(drift, torchao_beside_a_torch_of_another_release_is_g9)
+{
+    fx_load_shipped();
+    char text[512];
+    snprintf(text, sizeof text, pip_list_torchao, "2.9.1+cu130");
+    struct corr_result *r = fx_scan_one("torchao-drift", "pip-list.txt", text);
+    cr_assert_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
+    cr_expect_not_null(strstr(r->findings[0].summary, "built for torch 2.10"), "%s",
+                       r->findings[0].summary);
+    corr_result_free(r);
+    /* near miss: the pair torchao's table lists */
+    snprintf(text, sizeof text, pip_list_torchao, "2.10.0+cu130");
+    r = fx_scan_one("torchao-paired", "pip-list.txt", text);
+    cr_assert_eq(fx_conf(r, "G9"), 0.0, "G9 %.2f", fx_conf(r, "G9"));
+    cr_assert_eq(r->records, 5u, "the listing was read: %zu records", (size_t)r->records);
+    corr_result_free(r);
+}
