@@ -149,6 +149,7 @@ mods_ingest    := common ingest
 # tokenize's tests read the classifier's word lists from the pack (patterns/formats.json)
 mods_tokenize  := common ingest tokenize match
 mods_match     := common ingest tokenize match
+mods_prefilter := common ingest tokenize match
 mods_correlate := common ingest tokenize match correlate
 mods_capacity_groups := common ingest tokenize match correlate
 mods_possible  := common ingest tokenize match correlate

@@ -86,11 +86,17 @@ struct match_lit {
  * "Avg prompt throughput" line has); a 3-byte literal enters once per possible 4th byte. The
  * positions are independent, so the loop runs at the CPU's throughput instead of a dependent skip
  * chain's latency, and short literals cost nothing extra. A set bit is verified against the keys of
- * that hash (a bucket of the sorted keys).
+ * that hash. A probe hit is the searcher's other cost (one every ~20 bytes of a training log, two
+ * in three of them true), so a key carries what rejects a wrong literal without another load: the
+ * literal's first bytes, its length and its key's offset.
  */
 struct match_key {
     uint32_t hash;
-    uint32_t lit; /* index into lits */
+    uint32_t lit;       /* index into lits */
+    uint64_t head;      /* the literal's first min(len, 8) bytes | 0x20 each, in load order */
+    uint64_t head_mask; /* 0xff for each byte of head in use */
+    uint32_t key_off;   /* lits[lit].key_off */
+    uint32_t len;       /* lits[lit].len */
 };
 
 struct match_searcher {
@@ -98,12 +104,9 @@ struct match_searcher {
     uint64_t *bitmap;
     struct match_key *keys; /* sorted by hash, then lit */
     size_t nkeys;
-    /* keys of hash h: the set bits of bitmap are the distinct hashes in order, so h is the
-     * d-th distinct one with d = rank[h / 64] + (set bits below h in its word), and its keys are
-     * keys[bucket[d] .. bucket[d + 1]). Small arrays (not one offset per possible hash), so a
-     * probe hit stays in cache. */
-    uint32_t *rank;   /* (1 << bits) / 64: set bits of bitmap before each word */
-    uint32_t *bucket; /* distinct hashes + 1 offsets into keys */
+    /* the keys whose hash is in bitmap word i are keys[wstart[i] .. wstart[i + 1]): one offset
+     * per 64 possible hashes (64 KiB at most), so a probe hit reads one offset and its keys */
+    uint32_t *wstart; /* (1 << bits) / 64 + 1 entries */
     uint32_t *lits3;  /* literals of exactly 3 bytes: checked at a record's last 3 bytes */
     size_t nlits3;
     uint64_t tail3[64]; /* 4096-bit filter of the 3-byte literals (tail3_hash), before lits3 */

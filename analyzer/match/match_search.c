@@ -59,20 +59,6 @@ static inline uint32_t tail3_hash(uint8_t a, uint8_t b, uint8_t c)
     return (uint32_t)(((uint64_t)v * KEY_MULT) >> 52);
 }
 
-/* Set bits of x. The builtin only where it is one instruction (x86-64 without -mpopcnt would
- * call libgcc's __popcountdi2 on every probe hit). */
-static inline unsigned popcount64(uint64_t x)
-{
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
-    return (unsigned)__builtin_popcountll(x);
-#else
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (unsigned)((x * 0x0101010101010101ull) >> 56);
-#endif
-}
-
 static int lit_cmp(const void *a, const void *b)
 {
     const struct match_lit *x = a, *y = b;
@@ -243,6 +229,31 @@ static void choose_windows(struct match_searcher *w, const uint16_t *tri)
     free(wins);
 }
 
+/* Byte b of an 8-byte load, as memcpy() puts it in a uint64_t on this machine. */
+static uint64_t byte_lane(unsigned b)
+{
+    uint64_t m = 0;
+    uint8_t one[8] = {0};
+    one[b] = 0xff;
+    memcpy(&m, one, sizeof m);
+    return m;
+}
+
+/* The rejection data a key carries for its literal l (struct match_key). */
+static void key_head(struct match_key *key, const struct match_lit *l)
+{
+    uint8_t head[8] = {0};
+    uint32_t n = AZ_MIN(l->len, (uint32_t)sizeof head);
+    key->head_mask = 0;
+    for (uint32_t b = 0; b < n; b++) {
+        head[b] = (uint8_t)(l->s[b] | 0x20);
+        key->head_mask |= byte_lane(b);
+    }
+    memcpy(&key->head, head, sizeof head);
+    key->key_off = l->key_off;
+    key->len = l->len;
+}
+
 static void build_keys(struct match_searcher *w, const uint16_t *tri)
 {
     size_t cap = 0;
@@ -275,18 +286,14 @@ static void build_keys(struct match_searcher *w, const uint16_t *tri)
         w->bitmap[h >> 6] |= (uint64_t)1 << (h & 63);
     }
     qsort(w->keys, w->nkeys, sizeof(*w->keys), key_cmp);
+    for (size_t k = 0; k < w->nkeys; k++) key_head(&w->keys[k], &w->lits[w->keys[k].lit]);
     size_t words = ((size_t)1 << bits) / 64;
-    w->rank = az_xcalloc(words, sizeof(uint32_t));
-    uint32_t total = 0;
-    for (size_t i = 0; i < words; i++) {
-        w->rank[i] = total;
-        total += (uint32_t)popcount64(w->bitmap[i]);
+    w->wstart = az_xcalloc(words + 1, sizeof(uint32_t));
+    size_t k = 0;
+    for (size_t i = 0; i <= words; i++) {
+        while (k < w->nkeys && (w->keys[k].hash >> 6) < i) k++;
+        w->wstart[i] = (uint32_t)k;
     }
-    w->bucket = az_xcalloc((size_t)total + 1, sizeof(uint32_t));
-    size_t d = 0;
-    for (size_t k = 0; k < w->nkeys; k++)
-        if (k == 0 || w->keys[k].hash != w->keys[k - 1].hash) w->bucket[d++] = (uint32_t)k;
-    w->bucket[d] = (uint32_t)w->nkeys; /* d == total: one bucket per set bit */
 }
 
 /*
@@ -404,8 +411,7 @@ void match_searcher_free(struct match_searcher *w)
 {
     free(w->bitmap);
     free(w->keys);
-    free(w->rank);
-    free(w->bucket);
+    free(w->wstart);
     free(w->lits3);
     for (size_t i = 0; i < w->nlits; i++) free(w->lits[i].fold);
     free(w->lits);
@@ -443,22 +449,35 @@ struct run_ctx {
     struct match_probe_stats *ps; /* or NULL */
 };
 
+/* Every byte | 0x20: what key_head() stored, so a differing head rules a literal out (the
+ * converse is not true: lit_at() decides). */
+#define FOLD8 0x2020202020202020ull
+
 /* A probe hit at p[pos] of p[0..len) with hash h: report the literals of that hash that really
  * occur, each starting key_off bytes before pos. */
 static void verify(const struct match_searcher *w, uint32_t h, const uint8_t *p, size_t pos,
                    size_t len, const struct run_ctx *rc)
 {
     uint32_t word = h >> 6;
-    uint32_t d = w->rank[word] + popcount64(w->bitmap[word] & (((uint64_t)1 << (h & 63)) - 1));
     int found = 0;
-    for (uint32_t k = w->bucket[d]; k < w->bucket[d + 1]; k++) {
-        uint32_t li = w->keys[k].lit;
+    for (uint32_t k = w->wstart[word]; k < w->wstart[word + 1]; k++) {
+        const struct match_key *key = &w->keys[k];
+        if (key->hash != h) continue;
+        uint32_t li = key->lit;
         if (rc->stamp && rc->stamp[li] == rc->gen) { /* already reported */
             found = 1;
             continue;
         }
+        if (pos < key->key_off) continue;
+        size_t at = pos - key->key_off, room = len - at;
+        if (key->len > room) continue;
+        if (room >= sizeof(uint64_t)) {
+            uint64_t x;
+            memcpy(&x, p + at, sizeof x);
+            if (((x | FOLD8) & key->head_mask) != key->head) continue;
+        }
         const struct match_lit *l = &w->lits[li];
-        if (pos < l->key_off || !lit_at(l, p + pos - l->key_off, len - pos + l->key_off)) continue;
+        if (!lit_at(l, p + at, room)) continue;
         found = 1;
         if (rc->stamp) rc->stamp[li] = rc->gen;
         if (rc->ps) rc->ps->lit_hits++;

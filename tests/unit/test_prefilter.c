@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "match/match.h"
+#include "match/match_private.h"
 
 static const char *patterns_dir(char *buf, size_t n)
 {
@@ -120,5 +121,56 @@ Test(prefilter, probe_stats_add_up)
     cr_expect_geq(ps.probe_hits - ps.false_probes, 2, "each literal record had a true probe");
     cr_expect_geq(ps.regex_runs, ps.regex_hits);
     match_scanner_free(sc);
+    match_pack_free(p);
+}
+
+/* Which literal match_searcher_run() reported: the test watches one. */
+struct watch {
+    const struct match_lit *lit;
+    size_t seen;
+};
+
+static void watch_lit(void *ctx, const struct match_lit *l)
+{
+    struct watch *w = ctx;
+    w->seen += l == w->lit;
+}
+
+/* A probe hit first compares a key's copy of its literal's head with every byte | 0x20
+ * (match_key.head), then lit_at() decides. The | 0x20 copy also matches a non-letter's alias
+ * ('[' and '{', '_' and DEL, '@' and '`'), so each literal is planted once as it is (found, also
+ * closing a record with less than 8 bytes left) and once with such a byte swapped for its alias
+ * (never reported). The pack's literals hold '_' and '[' ("grad_norm", "[rank"). */
+Test(prefilter, head_check_never_decides_alone)
+{
+    struct match_pack *p = load_pack();
+    const struct match_searcher *w = &p->search;
+    size_t aliased = 0;
+    for (size_t i = 0; i < w->nlits; i++) {
+        const struct match_lit *l = &w->lits[i];
+        char line[512];
+        if (l->len + 6 > sizeof line) continue;
+        for (int at_end = 0; at_end < 2; at_end++) {
+            size_t len = 3 + l->len + (at_end ? 0 : 3);
+            memset(line, '~', len);
+            memcpy(line + 3, l->s, l->len);
+            struct watch wt = {l, 0};
+            match_searcher_run(w, (const uint8_t *)line, len, watch_lit, &wt);
+            cr_assert_geq(wt.seen, 1, "literal '%.*s' missed", (int)l->len, (const char *)l->s);
+        }
+        for (uint32_t b = 0; b < l->len; b++) {
+            uint8_t c = l->s[b];
+            if ((c | 0x20) == c || (c >= 'a' && c <= 'z')) continue; /* no alias */
+            memset(line, '~', l->len + 6);
+            memcpy(line + 3, l->s, l->len);
+            line[3 + b] = (char)(c | 0x20);
+            struct watch wt = {l, 0};
+            match_searcher_run(w, (const uint8_t *)line, l->len + 6, watch_lit, &wt);
+            cr_assert_eq(wt.seen, 0, "literal '%.*s' reported for its alias '%.*s'", (int)l->len,
+                         (const char *)l->s, (int)l->len, line + 3);
+            aliased++;
+        }
+    }
+    cr_expect_gt(aliased, 10, "only %zu aliased bytes: is the shipped pack loaded?", aliased);
     match_pack_free(p);
 }
