@@ -188,24 +188,20 @@ void corr_prim_version_change(struct corr_rule_run *rr)
 
 /* ---- version-pair: two packages that ship in matched releases ---- */
 
-/* "2.5.1+cu124" -> "2.5" in out (major.minor, digits only); 0 when v does not start so. */
-static int major_minor(const char *v, char *out, size_t n)
+/* Does version v lie in the release written as the n bytes of rel ("2.5", "0.0.28.post2")? v
+ * starts with rel and the next byte is no digit: "2.5.1+cu124" and "2.5rc1" are in "2.5", "2.10.0"
+ * is not in "2.1", "0.0.28.post2" is in "0.0.28" too (a table lists post releases first). */
+static int in_release(const char *v, const char *rel, size_t n)
 {
-    size_t i = 0;
-    int dots = 0;
-    if (!v || !isdigit((unsigned char)*v)) return 0;
-    for (; v[i] && i + 1 < n; i++) {
-        if (v[i] == '.' && ++dots == 2) break;
-        if (v[i] != '.' && !isdigit((unsigned char)v[i])) break;
-        out[i] = v[i];
-    }
-    out[i] = '\0';
-    return dots >= 1 && i > 2 && out[i - 1] != '.';
+    return v && isdigit((unsigned char)*v) && n && strncmp(v, rel, n) == 0 &&
+           !isdigit((unsigned char)v[n]);
 }
 
 /* The environment's latest versions of two packages (each the last line that states it) against
- * the pack's table of matched releases ("2.5:0.20": torch 2.5 goes with torchvision 0.20). A first
- * version the table does not list weighs nothing. */
+ * the pack's table of matched releases ("2.5:0.20": torch 2.5 goes with torchvision 0.20). Each
+ * side holds to the precision the table writes ("0.0.28.post2:2.5": a post release of xformers is a
+ * release of its own); the first pair whose first side holds decides. A first version the table
+ * does not list weighs nothing. */
 void corr_prim_version_pair(struct corr_rule_run *rr)
 {
     struct corr_state *st = rr->st;
@@ -214,16 +210,15 @@ void corr_prim_version_pair(struct corr_rule_run *rr)
                           *rb = corr_find_fact_at(st, NULL, fb, 1);
     if (!ra || !rb) return;
     const char *va = corr_fact_str(ra, fa), *vb = corr_fact_str(rb, fb);
-    char ma[16], mb[16];
-    if (!major_minor(va, ma, sizeof ma) || !major_minor(vb, mb, sizeof mb)) return;
+    if (!vb || !isdigit((unsigned char)*vb)) return;
     const struct match_value *pairs = corr_rule_list(rr, "pairs");
     for (size_t i = 0; pairs && i < pairs->nlist; i++) {
         const char *p = pairs->list[i], *colon = strchr(p, ':');
-        if (!colon || (size_t)(colon - p) != strlen(ma) || strncmp(p, ma, strlen(ma))) continue;
+        if (!colon || !in_release(va, p, (size_t)(colon - p))) continue;
         const struct corr_rec *later = corr_rec_cmp(st, ra, rb) > 0 ? ra : rb;
         struct corr_var v[] = {VS("first", va), VS("second", vb), VS("expected", colon + 1)};
-        corr_rule_claim(rr, strcmp(colon + 1, mb) ? "mismatch" : "paired", later, v,
-                        AZ_ARRAY_LEN(v));
+        corr_rule_claim(rr, in_release(vb, colon + 1, strlen(colon + 1)) ? "paired" : "mismatch",
+                        later, v, AZ_ARRAY_LEN(v));
         return;
     }
 }

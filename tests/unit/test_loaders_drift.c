@@ -751,12 +751,11 @@ Test(drift, a_crash_inside_torch_load_library_is_g9)
 /* torchao's own (torchao, torch) table (pytorch/ao v0.15.0 and v0.16.0 torchao/__init__.py) as a
  * version pair on pip list's columns (pip src/pip/_internal/commands/list.py format_for_columns:
  * a header, a dashed rule, then "name  version" rows): torchao 0.16 is built for torch 2.10. */
-static const char *const pip_list_torchao =
-    "Package                  Version\n"
-    "------------------------ -----------\n"
-    "torch                    %s\n"
-    "torchao                  0.16.0\n"
-    "transformers             4.57.1\n";
+static const char *const pip_list_torchao = "Package                  Version\n"
+                                            "------------------------ -----------\n"
+                                            "torch                    %s\n"
+                                            "torchao                  0.16.0\n"
+                                            "transformers             4.57.1\n";
 
 Test(drift, torchao_beside_a_torch_of_another_release_is_g9)
 {
@@ -773,5 +772,29 @@ Test(drift, torchao_beside_a_torch_of_another_release_is_g9)
     r = fx_scan_one("torchao-paired", "pip-list.txt", text);
     cr_assert_eq(fx_conf(r, "G9"), 0.0, "G9 %.2f", fx_conf(r, "G9"));
     cr_assert_eq(r->records, 5u, "the listing was read: %zu records", (size_t)r->records);
+    corr_result_free(r);
+}
+
+/* xformers' wheel matrix per tag (facebookresearch/xformers .github/workflows/wheels.yml) as a
+ * version pair on pip freeze lines (pip src/pip/_internal/operations/freeze.py "name==version"):
+ * a post release is a build for another torch (0.0.28.post1 for 2.4.1, 0.0.28.post3 for 2.5.1),
+ * so the pair holds to the release the table writes, not to major.minor ("0.0"). */
+Test(drift, xformers_post_release_beside_another_torch_is_g9)
+{
+    fx_load_shipped();
+    struct corr_result *r =
+        fx_scan_one("xf-drift", "freeze.txt", "torch==2.5.1+cu124\nxformers==0.0.28.post1\n");
+    cr_assert_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
+    cr_expect_not_null(strstr(r->findings[0].summary, "built for torch 2.4"), "%s",
+                       r->findings[0].summary);
+    corr_result_free(r);
+    /* near miss: the next post release of the same base is the build for torch 2.5 */
+    r = fx_scan_one("xf-paired", "freeze.txt", "torch==2.5.1+cu124\nxformers==0.0.28.post3\n");
+    cr_assert_lt(fx_conf(r, "G9"), 0.35, "G9 %.2f", fx_conf(r, "G9"));
+    cr_assert_eq(r->records, 2u, "the listing was read: %zu records", (size_t)r->records);
+    corr_result_free(r);
+    /* near miss: a release the table does not write ("0.0.2" is not "0.0.28") weighs nothing */
+    r = fx_scan_one("xf-unlisted", "freeze.txt", "torch==2.5.1\nxformers==0.0.2\n");
+    cr_assert_lt(fx_conf(r, "G9"), 0.35, "G9 %.2f", fx_conf(r, "G9"));
     corr_result_free(r);
 }
