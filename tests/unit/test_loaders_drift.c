@@ -343,6 +343,14 @@ static const char *first_sig(const struct corr_result *r)
     return r->first_error && r->first_error->sig ? r->first_error->sig->id : "";
 }
 
+/* The run's first error must be the signature want (the report names it). */
+static void expect_first(const char *sub, const char *text, const char *want)
+{
+    struct corr_result *r = scan_text(sub, text);
+    cr_expect_str_eq(first_sig(r), want, "%s: first error %s, want %s", sub, first_sig(r), want);
+    corr_result_free(r);
+}
+
 /* FlashInfer refuses a companion package of another release (flashinfer/jit/env.py: "flashinfer-
  * jit-cache version ({v}) does not match flashinfer version ({v}). ..."); its collect_env row
  * that flags the same pair is a listing, not the failure. */
@@ -398,6 +406,51 @@ Test(drift, pip_conflict_header_over_a_torch_pin_is_g9)
     struct corr_result *r = scan_text("pin-alone", "    xformers 0.0.28 depends on torch==2.4.1\n");
     cr_expect_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
     cr_expect(fx_cites(r, "G9", "G9.resolver-torch-pins"), "the pin line was read");
+    corr_result_free(r);
+}
+
+/* The other resolvers' refusals, as pip's: a torch-stack pin under the report's header is G9; a
+ * conflict on another package is the install failure only. Shapes: uv 0.12.5
+ * crates/uv-resolver/src/error.rs ("No solution found when resolving dependencies:") with
+ * pubgrub/report.rs's "Because {} depends on {} and ..."; conda 26.7.1 conda/exceptions.py
+ * UnsatisfiableError ("The following specifications were found to be incompatible with each
+ * other:", "Package {dep} conflicts for:"); libmamba-2.0.5 libmamba/src/api/install.cpp ("Could
+ * not solve for environment specs"); poetry 2.4.1 src/poetry/mixology/failure.py ("...,
+ * version solving failed.") and incompatibility.py ("{name} ({constraint}) depends on ..."). */
+Test(drift, other_resolvers_conflicts_on_the_torch_stack_are_g9)
+{
+    expect_verdict("uv-conflict",
+                   "  × No solution found when resolving dependencies:\n"
+                   "  ╰─▶ Because vllm==0.6.3 depends on torch==2.4.0 and you require "
+                   "torch==2.5.1, we can conclude that your requirements and vllm==0.6.3 are "
+                   "incompatible.\n",
+                   "G9");
+    static const char conda_head[] =
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "each other:\n"
+        "\n"
+        "Output in format: Requested package -> Available versions\n"
+        "\n";
+    char buf[512];
+    snprintf(buf, sizeof buf,
+             "%sPackage pytorch conflicts for:\nvllm=0.6.3 -> pytorch==2.4.0\n"
+             "pytorch=2.5.1\n",
+             conda_head);
+    expect_verdict("conda-conflict", buf, "G9");
+    snprintf(buf, sizeof buf,
+             "%sPackage libgcc-ng conflicts for:\nnumpy -> libgcc-ng[version="
+             "'>=12']\n",
+             conda_head);
+    expect_verdict("conda-other", buf, "none");
+    expect_first("conda-other-first", buf, "C.install.conda-unsatisfiable");
+    expect_first("mamba", "error    libmamba Could not solve for environment specs\n",
+                 "C.install.mamba-no-solution");
+    struct corr_result *r = scan_text(
+        "poetry", "Because vllm (0.6.3) depends on torch (2.4.0)\n"
+                  " and myproj depends on torch (2.5.1), vllm is forbidden.\n"
+                  "So, because myproj depends on vllm (0.6.3), version solving failed.\n");
+    cr_expect_str_eq(first_sig(r), "C.install.poetry-solving-failed", "got %s", first_sig(r));
+    cr_expect(fx_cites(r, "G9", "G9.resolver-torch-pins"), "poetry's pin line was read");
     corr_result_free(r);
 }
 
