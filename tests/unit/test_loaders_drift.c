@@ -43,6 +43,20 @@ static void expect_verdict(const char *sub, const char *text, const char *want)
     corr_result_free(r);
 }
 
+/* The first error's signature id, "" without one. */
+static const char *first_sig(const struct corr_result *r)
+{
+    return r->first_error && r->first_error->sig ? r->first_error->sig->id : "";
+}
+
+/* The run's first error must be the signature want (the report names it). */
+static void expect_first(const char *sub, const char *text, const char *want)
+{
+    struct corr_result *r = scan_text(sub, text);
+    cr_expect_str_eq(first_sig(r), want, "%s: first error %s, want %s", sub, first_sig(r), want);
+    corr_result_free(r);
+}
+
 /* A toolchain older than the GPU: the LLVM inside Triton, ptxas. A non-GPU CPU name in the same
  * LLVM message (an M4 Mac's Julia) is nothing of the kind. */
 Test(drift, a_toolchain_that_does_not_know_the_gpu_arch_is_g1)
@@ -111,6 +125,24 @@ Test(drift, a_missing_cuda_version_node_is_g1_and_a_glibcxx_node_is_not)
                    "ImportError: /lib/aarch64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' "
                    "not found (required by /srv/env/lib/python3.11/site-packages/spx/_kern.so)\n",
                    "none");
+}
+
+/* The C/C++ runtime's version node printed bare (glibc elf/dl-version.c match_symbol: "version
+ * `%s' not found (required by %s)" after dlerror's "{object}: ", the program's name before it at
+ * exec): the first error, named as a missing piece of the runtime, not the later error it causes;
+ * no gotcha (not a CUDA generation, not torch drift). */
+Test(drift, a_glibcxx_node_printed_bare_is_the_first_error)
+{
+    static const char text[] =
+        "/srv/env/bin/python: /lib/aarch64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' "
+        "not found (required by /srv/env/lib/python3.11/site-packages/spx/_kern.so)\n"
+        "RuntimeError: worker exited with code 1\n";
+    expect_verdict("glibcxx-bare", text, "none");
+    expect_first("glibcxx-bare-first", text, "C.missing-file.runtime-version-node");
+    expect_first("glibc-exec",
+                 "./infer: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.38' not found "
+                 "(required by ./infer)\n",
+                 "C.missing-file.runtime-version-node");
 }
 
 /* An undefined torch symbol from each loader's wording: ld.so with a package-relative object and
@@ -335,20 +367,6 @@ Test(drift, the_users_own_build_beside_an_undefined_cuda_symbol_is_not_g1)
     snprintf(text, sizeof text, "[ 50%%] Building CUDA object CMakeFiles/fastops.dir/k.cu.o\n%s",
              sym);
     expect_verdict("cuda-sym-own", text, "none");
-}
-
-/* The first error's signature id, "" without one. */
-static const char *first_sig(const struct corr_result *r)
-{
-    return r->first_error && r->first_error->sig ? r->first_error->sig->id : "";
-}
-
-/* The run's first error must be the signature want (the report names it). */
-static void expect_first(const char *sub, const char *text, const char *want)
-{
-    struct corr_result *r = scan_text(sub, text);
-    cr_expect_str_eq(first_sig(r), want, "%s: first error %s, want %s", sub, first_sig(r), want);
-    corr_result_free(r);
 }
 
 /* FlashInfer refuses a companion package of another release (flashinfer/jit/env.py: "flashinfer-
