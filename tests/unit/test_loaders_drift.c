@@ -509,6 +509,20 @@ Test(drift, loaders_not_found_name_the_missing_file)
     corr_result_free(r);
 }
 
+/* Windows' commit limit (ERROR_COMMITMENT_LIMIT 1455 through CPython's OSError_str "[WinError %S]
+ * %S" and torch/__init__.py _load_dll_libraries' " Error loading \"{dll}\" or one of its
+ * dependencies."), printed bare by a worker: the first error, host memory, neither a missing file
+ * nor a CUDA generation (the DLL's name carries a CUDA major) nor drift. */
+Test(drift, winerror_1455_is_the_paging_file_not_the_dll)
+{
+    static const char text[] =
+        "[WinError 1455] The paging file is too small for this operation to complete. Error "
+        "loading \"C:\\app\\venv\\Lib\\site-packages\\torch\\lib\\cublas64_12.dll\" or one of "
+        "its dependencies.\n";
+    expect_verdict("win1455", text, "none");
+    expect_first("win1455-first", text, "C.oom-killer.win-paging-file");
+}
+
 /* CPython's import_from for a name of Triton's compiler internals, which frameworks import and
  * users do not: strong. The kernel author's triton.language API missing a name stays a hint. */
 Test(drift, a_name_missing_from_tritons_internals_is_g9)
