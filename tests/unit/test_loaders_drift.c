@@ -57,6 +57,13 @@ static void expect_first(const char *sub, const char *text, const char *want)
     corr_result_free(r);
 }
 
+/* No gotcha, and the first error is want. */
+static void expect_none_first(const char *sub, const char *text, const char *want)
+{
+    expect_verdict(sub, text, "none");
+    expect_first(sub, text, want);
+}
+
 /* A toolchain older than the GPU: the LLVM inside Triton, ptxas. A non-GPU CPU name in the same
  * LLVM message (an M4 Mac's Julia) is nothing of the kind. */
 Test(drift, a_toolchain_that_does_not_know_the_gpu_arch_is_g1)
@@ -137,8 +144,7 @@ Test(drift, a_glibcxx_node_printed_bare_is_the_first_error)
         "/srv/env/bin/python: /lib/aarch64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' "
         "not found (required by /srv/env/lib/python3.11/site-packages/spx/_kern.so)\n"
         "RuntimeError: worker exited with code 1\n";
-    expect_verdict("glibcxx-bare", text, "none");
-    expect_first("glibcxx-bare-first", text, "C.missing-file.runtime-version-node");
+    expect_none_first("glibcxx-bare", text, "C.missing-file.runtime-version-node");
     expect_first("glibc-exec",
                  "./infer: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.38' not found "
                  "(required by ./infer)\n",
@@ -459,8 +465,7 @@ Test(drift, other_resolvers_conflicts_on_the_torch_stack_are_g9)
              "%sPackage libgcc-ng conflicts for:\nnumpy -> libgcc-ng[version="
              "'>=12']\n",
              conda_head);
-    expect_verdict("conda-other", buf, "none");
-    expect_first("conda-other-first", buf, "C.install.conda-unsatisfiable");
+    expect_none_first("conda-other", buf, "C.install.conda-unsatisfiable");
     expect_first("mamba", "error    libmamba Could not solve for environment specs\n",
                  "C.install.mamba-no-solution");
     struct corr_result *r = scan_text(
@@ -519,8 +524,7 @@ Test(drift, winerror_1455_is_the_paging_file_not_the_dll)
         "[WinError 1455] The paging file is too small for this operation to complete. Error "
         "loading \"C:\\app\\venv\\Lib\\site-packages\\torch\\lib\\cublas64_12.dll\" or one of "
         "its dependencies.\n";
-    expect_verdict("win1455", text, "none");
-    expect_first("win1455-first", text, "C.oom-killer.win-paging-file");
+    expect_none_first("win1455", text, "C.oom-killer.win-paging-file");
 }
 
 /* CPython's import_from for a name of Triton's compiler internals, which frameworks import and
