@@ -527,6 +527,16 @@ Test(drift, winerror_1455_is_the_paging_file_not_the_dll)
     expect_none_first("win1455", text, "C.oom-killer.win-paging-file");
 }
 
+/* pip check's unsupported-platform line (pip src/pip/_internal/commands/check.py CheckCommand.run:
+ * "%s %s is not supported on this platform" with the canonical name and version): a wheel of
+ * another platform installed, the environment's install failure, not drift. */
+Test(drift, pip_check_unsupported_platform_is_an_install_failure)
+{
+    expect_none_first("pip-check-platform",
+                      "$ pip check\ntorchaudio 2.5.1+cu124 is not supported on this platform\n",
+                      "C.install.pip-check-unsupported");
+}
+
 /* CPython's import_from for a name of Triton's compiler internals, which frameworks import and
  * users do not: strong. The kernel author's triton.language API missing a name stays a hint. */
 Test(drift, a_name_missing_from_tritons_internals_is_g9)
