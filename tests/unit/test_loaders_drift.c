@@ -43,6 +43,27 @@ static void expect_verdict(const char *sub, const char *text, const char *want)
     corr_result_free(r);
 }
 
+/* The first error's signature id, "" without one. */
+static const char *first_sig(const struct corr_result *r)
+{
+    return r->first_error && r->first_error->sig ? r->first_error->sig->id : "";
+}
+
+/* The run's first error must be the signature want (the report names it). */
+static void expect_first(const char *sub, const char *text, const char *want)
+{
+    struct corr_result *r = scan_text(sub, text);
+    cr_expect_str_eq(first_sig(r), want, "%s: first error %s, want %s", sub, first_sig(r), want);
+    corr_result_free(r);
+}
+
+/* No gotcha, and the first error is want. */
+static void expect_none_first(const char *sub, const char *text, const char *want)
+{
+    expect_verdict(sub, text, "none");
+    expect_first(sub, text, want);
+}
+
 /* A toolchain older than the GPU: the LLVM inside Triton, ptxas. A non-GPU CPU name in the same
  * LLVM message (an M4 Mac's Julia) is nothing of the kind. */
 Test(drift, a_toolchain_that_does_not_know_the_gpu_arch_is_g1)
@@ -111,6 +132,23 @@ Test(drift, a_missing_cuda_version_node_is_g1_and_a_glibcxx_node_is_not)
                    "ImportError: /lib/aarch64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' "
                    "not found (required by /srv/env/lib/python3.11/site-packages/spx/_kern.so)\n",
                    "none");
+}
+
+/* The C/C++ runtime's version node printed bare (glibc elf/dl-version.c match_symbol: "version
+ * `%s' not found (required by %s)" after dlerror's "{object}: ", the program's name before it at
+ * exec): the first error, named as a missing piece of the runtime, not the later error it causes;
+ * no gotcha (not a CUDA generation, not torch drift). */
+Test(drift, a_glibcxx_node_printed_bare_is_the_first_error)
+{
+    static const char text[] =
+        "/srv/env/bin/python: /lib/aarch64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' "
+        "not found (required by /srv/env/lib/python3.11/site-packages/spx/_kern.so)\n"
+        "RuntimeError: worker exited with code 1\n";
+    expect_none_first("glibcxx-bare", text, "C.missing-file.runtime-version-node");
+    expect_first("glibc-exec",
+                 "./infer: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.38' not found "
+                 "(required by ./infer)\n",
+                 "C.missing-file.runtime-version-node");
 }
 
 /* An undefined torch symbol from each loader's wording: ld.so with a package-relative object and
@@ -337,12 +375,6 @@ Test(drift, the_users_own_build_beside_an_undefined_cuda_symbol_is_not_g1)
     expect_verdict("cuda-sym-own", text, "none");
 }
 
-/* The first error's signature id, "" without one. */
-static const char *first_sig(const struct corr_result *r)
-{
-    return r->first_error && r->first_error->sig ? r->first_error->sig->id : "";
-}
-
 /* FlashInfer refuses a companion package of another release (flashinfer/jit/env.py: "flashinfer-
  * jit-cache version ({v}) does not match flashinfer version ({v}). ..."); its collect_env row
  * that flags the same pair is a listing, not the failure. */
@@ -401,6 +433,50 @@ Test(drift, pip_conflict_header_over_a_torch_pin_is_g9)
     corr_result_free(r);
 }
 
+/* The other resolvers' refusals, as pip's: a torch-stack pin under the report's header is G9; a
+ * conflict on another package is the install failure only. Shapes: uv 0.12.5
+ * crates/uv-resolver/src/error.rs ("No solution found when resolving dependencies:") with
+ * pubgrub/report.rs's "Because {} depends on {} and ..."; conda 26.7.1 conda/exceptions.py
+ * UnsatisfiableError ("The following specifications were found to be incompatible with each
+ * other:", "Package {dep} conflicts for:"); libmamba-2.0.5 libmamba/src/api/install.cpp ("Could
+ * not solve for environment specs"); poetry 2.4.1 src/poetry/mixology/failure.py ("...,
+ * version solving failed.") and incompatibility.py ("{name} ({constraint}) depends on ..."). */
+Test(drift, other_resolvers_conflicts_on_the_torch_stack_are_g9)
+{
+    expect_verdict("uv-conflict",
+                   "  × No solution found when resolving dependencies:\n"
+                   "  ╰─▶ Because vllm==0.6.3 depends on torch==2.4.0 and you require "
+                   "torch==2.5.1, we can conclude that your requirements and vllm==0.6.3 are "
+                   "incompatible.\n",
+                   "G9");
+    static const char conda_head[] =
+        "UnsatisfiableError: The following specifications were found to be incompatible with "
+        "each other:\n"
+        "\n"
+        "Output in format: Requested package -> Available versions\n"
+        "\n";
+    char buf[512];
+    snprintf(buf, sizeof buf,
+             "%sPackage pytorch conflicts for:\nvllm=0.6.3 -> pytorch==2.4.0\n"
+             "pytorch=2.5.1\n",
+             conda_head);
+    expect_verdict("conda-conflict", buf, "G9");
+    snprintf(buf, sizeof buf,
+             "%sPackage libgcc-ng conflicts for:\nnumpy -> libgcc-ng[version="
+             "'>=12']\n",
+             conda_head);
+    expect_none_first("conda-other", buf, "C.install.conda-unsatisfiable");
+    expect_first("mamba", "error    libmamba Could not solve for environment specs\n",
+                 "C.install.mamba-no-solution");
+    struct corr_result *r = scan_text(
+        "poetry", "Because vllm (0.6.3) depends on torch (2.4.0)\n"
+                  " and myproj depends on torch (2.5.1), vllm is forbidden.\n"
+                  "So, because myproj depends on vllm (0.6.3), version solving failed.\n");
+    cr_expect_str_eq(first_sig(r), "C.install.poetry-solving-failed", "got %s", first_sig(r));
+    cr_expect(fx_cites(r, "G9", "G9.resolver-torch-pins"), "poetry's pin line was read");
+    corr_result_free(r);
+}
+
 /* The loaders' "not found" as the first error of a run no gotcha explains: CPython's WinError
  * 126 (OSError_str's "[WinError %S] %S", torch/__init__.py's "Error loading ..."), printed bare;
  * raised as a traceback's final line the exception names it. cuDNN 8's own Windows loader, macOS
@@ -436,6 +512,29 @@ Test(drift, loaders_not_found_name_the_missing_file)
     cr_expect(strncmp(first_sig(r), "C.missing-file", 14), "127 is not a missing file: %s",
               first_sig(r));
     corr_result_free(r);
+}
+
+/* Windows' commit limit (ERROR_COMMITMENT_LIMIT 1455 through CPython's OSError_str "[WinError %S]
+ * %S" and torch/__init__.py _load_dll_libraries' " Error loading \"{dll}\" or one of its
+ * dependencies."), printed bare by a worker: the first error, host memory, neither a missing file
+ * nor a CUDA generation (the DLL's name carries a CUDA major) nor drift. */
+Test(drift, winerror_1455_is_the_paging_file_not_the_dll)
+{
+    static const char text[] =
+        "[WinError 1455] The paging file is too small for this operation to complete. Error "
+        "loading \"C:\\app\\venv\\Lib\\site-packages\\torch\\lib\\cublas64_12.dll\" or one of "
+        "its dependencies.\n";
+    expect_none_first("win1455", text, "C.oom-killer.win-paging-file");
+}
+
+/* pip check's unsupported-platform line (pip src/pip/_internal/commands/check.py CheckCommand.run:
+ * "%s %s is not supported on this platform" with the canonical name and version): a wheel of
+ * another platform installed, the environment's install failure, not drift. */
+Test(drift, pip_check_unsupported_platform_is_an_install_failure)
+{
+    expect_none_first("pip-check-platform",
+                      "$ pip check\ntorchaudio 2.5.1+cu124 is not supported on this platform\n",
+                      "C.install.pip-check-unsupported");
 }
 
 /* CPython's import_from for a name of Triton's compiler internals, which frameworks import and
