@@ -1628,3 +1628,24 @@ Test(match, vocabulary_lists_append_and_unknown_is_refused)
     cr_expect(strstr(e, "c.json: vocabulary: unknown list \"pip-words\"") != NULL, "%s", e);
     free(e);
 }
+
+/* Issue 23's done-when: every numbered gotcha of the shipped pack (G1-G10) carries its preflight
+ * check as pack data (patterns/preflight.json, docs/patterns.md "Preflight"), with rules the
+ * generic runner (cli/cli_preflight.c) evaluates; an entry without one would print no line. */
+Test(match, every_shipped_gotcha_carries_preflight)
+{
+    struct match_pack *p = load_shipped();
+    size_t numbered = 0;
+    for (size_t i = 0; i < match_pack_entry_count(p); i++) {
+        const struct match_entry *e = match_pack_entry(p, i);
+        if (e->family != MATCH_FAMILY_GOTCHA || e->id[0] != 'G' ||
+            strspn(e->id + 1, "0123456789") != strlen(e->id + 1) || !e->id[1])
+            continue;
+        numbered++;
+        const char *pf = match_pack_preflight(p, e->id);
+        cr_assert_not_null(pf, "%s has no preflight check", e->id);
+        cr_expect_not_null(strstr(pf, "\"rules\""), "%s's preflight has no rules: %s", e->id, pf);
+    }
+    cr_expect_eq(numbered, 10, "numbered gotchas: %zu", numbered);
+    match_pack_free(p);
+}

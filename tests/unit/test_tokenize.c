@@ -7,6 +7,7 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1705,4 +1706,26 @@ Test(tokenize, classify_words_come_from_the_vocabulary)
     cr_assert_neq(tok_classify(shipped_vocab(), NULL, site, strlen(site)), TOK_KIND_PIP);
     cr_assert_str_eq(tok_vocab_name(TOK_VOCAB_PIP), "pip-lines");
     cr_assert_null(tok_vocab_name(TOK_VOCAB_COUNT));
+}
+
+/* A site pack adds words too (tests/site-pack/pack/site.json "vocabulary"): the site's own
+ * installer's lines ("acme-env: fetching torch", its format as the site pack declares it) are an
+ * install log only with the site pack loaded after the shipped one. */
+Test(tokenize, site_pack_word_changes_a_kind)
+{
+    const char *top = getenv("GOTCHA_TOP");
+    const char *dir = getenv("GOTCHA_PATTERNS");
+    cr_assert(top && dir, "GOTCHA_TOP and GOTCHA_PATTERNS are set (make unit, make unit-one)");
+    char site[1024];
+    snprintf(site, sizeof site, "%s/tests/site-pack/pack", top);
+    const char *dirs[] = {dir, site};
+    struct match_pack *p = NULL;
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(match_pack_load(&p, dirs, 2, &err), AZ_OK, "%s", err.data ? err.data : "");
+    az_buf_free(&err);
+    const char *head = "acme-env: fetching torch\n"
+                       "acme-env: installed torch-2.9.0\n";
+    cr_expect_neq(tok_classify(shipped_vocab(), NULL, head, strlen(head)), TOK_KIND_PIP);
+    cr_expect_eq(tok_classify(match_pack_vocab(p), NULL, head, strlen(head)), TOK_KIND_PIP);
+    match_pack_free(p);
 }
