@@ -284,6 +284,43 @@ Test(capacity_groups, genai_perf_inter_token_latency_at_the_ceiling_names_g5)
     corr_result_free(r);
 }
 
+/* SGLang's bench_one_batch (python/sglang/bench_one_batch.py, stored commit 0094415,
+ * latency_test_run_once(): "Decode {i}. Batch size: {batch_size}, latency: {latency:6.5f} s,
+ * throughput: {throughput:9.2f} token/s", throughput = batch_size / latency) after its model
+ * runner's "Load weight end. type=%s, dtype=%s, avail mem=%.2f GB, mem usage=%.2f GB." on a GB10:
+ * with a batch of one the step's throughput is that sequence's rate, 10.5 tok/s over 18.1 GB
+ * of weights moves ~190 GB/s. Near miss: a batch of 16 prints the batch's aggregate, never one
+ * sequence's rate, and the input is read (the weights line is G5's context) without a verdict. */
+static struct corr_result *one_batch_run(const char *sub, const char *bs, const char *tps)
+{
+    char text[1024];
+    size_t n = (size_t)snprintf(
+        text, sizeof text,
+        "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |                  N/A "
+        "|\n"
+        "[2026-04-02 09:12:40 TP0] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, "
+        "avail mem=96.31 GB, mem usage=18.10 GB.\n"
+        "Benchmark ...\n"
+        "Prefill. latency: 0.41230 s, throughput:   2483.57 token/s\n");
+    for (int i = 0; i < 5 && n < sizeof text; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n,
+                              "Decode %d. Batch size: %s, latency: 0.09514 s, throughput: %9s "
+                              "token/s\n",
+                              i, bs, tps);
+    return fx_scan_one(sub, "bench_one_batch.log", text);
+}
+
+Test(capacity_groups, sglang_one_batch_decode_of_one_sequence_at_the_ceiling_names_g5)
+{
+    struct corr_result *r = one_batch_run("one", "1", "10.51");
+    cr_assert_str_eq(fx_verdict(r), "G5", "verdict %s (G5 %.2f)", fx_verdict(r), fx_conf(r, "G5"));
+    corr_result_free(r);
+    r = one_batch_run("sixteen", "16", "168.17");
+    cr_assert_str_neq(fx_verdict(r), "G5", "a batch's aggregate is no sequence's rate");
+    cr_assert_lt(fx_conf(r, "G5"), 0.35, "G5 %.2f", fx_conf(r, "G5"));
+    corr_result_free(r);
+}
+
 /* ggml's buffer failure (ggml-alloc.c: "%s: failed to allocate %s buffer of size %zu") on a GB10
  * (ggml-cuda.cu's device line "  Device %d: %s, compute capability %d.%d, VMM: %s, VRAM: %zu MiB"
  * places it): a 20 GiB buffer that does not fit is G3's question; a 120 GiB one is a model no
