@@ -57,11 +57,13 @@ static void expect_first(const char *sub, const char *text, const char *want)
     corr_result_free(r);
 }
 
-/* No gotcha, and the first error is want. */
+/* No gotcha, and the first error is want (one scan for both). */
 static void expect_none_first(const char *sub, const char *text, const char *want)
 {
-    expect_verdict(sub, text, "none");
-    expect_first(sub, text, want);
+    struct corr_result *r = scan_text(sub, text);
+    cr_expect_str_eq(fx_verdict(r), "none", "%s: verdict %s, want none", sub, fx_verdict(r));
+    cr_expect_str_eq(first_sig(r), want, "%s: first error %s, want %s", sub, first_sig(r), want);
+    corr_result_free(r);
 }
 
 /* A toolchain older than the GPU: the LLVM inside Triton, ptxas. A non-GPU CPU name in the same
