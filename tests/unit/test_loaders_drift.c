@@ -899,3 +899,26 @@ Test(drift, xformers_post_release_beside_another_torch_is_g9)
     cr_assert_lt(fx_conf(r, "G9"), 0.35, "G9 %.2f", fx_conf(r, "G9"));
     corr_result_free(r);
 }
+
+/* The Windows loader's wording of an undefined torch symbol: STATUS_ENTRYPOINT_NOT_FOUND
+ * ([MS-ERREF] 2.3.1, "The procedure entry point %hs could not be located in the dynamic link
+ * library %hs.") naming an extension's .pyd under site-packages is G9, as ld.so's and dyld's
+ * lines are; the same message about torch's own DLL or a system DLL is not two packages
+ * drifting apart. */
+Test(drift, the_windows_entry_point_of_a_torch_extension_is_g9)
+{
+    struct corr_result *r = scan_text(
+        "win-ext",
+        "python.exe - Entry Point Not Found: The procedure entry point "
+        "?RegisterOperators@c10@@QEAA@XZ "
+        "could not be located in the dynamic link library "
+        "C:\\Users\\ana\\venv\\Lib\\site-packages\\torchaudio\\lib\\libtorchaudio.pyd.\n");
+    cr_expect_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
+    cr_expect(fx_cites(r, "G9", "G9.torch-ext-win-entry-point"), "the loader line is the evidence");
+    corr_result_free(r);
+    r = scan_text("win-torch-lib",
+                  "The procedure entry point ?x@@YAXXZ could not be located in the dynamic link "
+                  "library C:\\venv\\Lib\\site-packages\\torch\\lib\\torch_cpu.dll\n");
+    cr_expect_str_neq(fx_verdict(r), "G9", "torch's own DLL is not drift");
+    corr_result_free(r);
+}
