@@ -922,3 +922,21 @@ Test(drift, the_windows_entry_point_of_a_torch_extension_is_g9)
     cr_expect_str_neq(fx_verdict(r), "G9", "torch's own DLL is not drift");
     corr_result_free(r);
 }
+
+/* A GPU older than the build (labelling rule: none): torch/cuda/__init__.py _check_capability's
+ * old_gpu_warn ("Found GPU%d %s which is of cuda capability %d.%d.\n    PyTorch no longer
+ * supports this GPU because it is too old.\n    The minimum cuda capability supported by this
+ * library is %d.%d.") comes before the "no kernel image" it causes, and is the run's root. */
+Test(drift, torch_warning_that_the_gpu_is_too_old_is_the_first_error)
+{
+    expect_none_first("old-gpu",
+                      "/opt/venv/lib/python3.10/site-packages/torch/cuda/__init__.py:262: "
+                      "UserWarning: \n"
+                      "    Found GPU0 Tesla K80 which is of cuda capability 3.7.\n"
+                      "    PyTorch no longer supports this GPU because it is too old.\n"
+                      "    The minimum cuda capability supported by this library is 5.0.\n"
+                      "  warnings.warn(\n"
+                      "RuntimeError: CUDA error: no kernel image is available for execution on "
+                      "the device\n",
+                      "C.cuda-error.gpu-too-old");
+}
