@@ -74,7 +74,7 @@ WARNFLAGS += -Werror
 endif
 
 # Only resolve pkg-config flags for goals that compile; `make deps` must work without them.
-NEED_LIBS := $(filter-out deps demo help clean uninstall test-arm64 deb deb-check,$(or $(MAKECMDGOALS),all))
+NEED_LIBS := $(filter-out deps demo help clean uninstall test-arm64 bench-arm64 deb deb-check,$(or $(MAKECMDGOALS),all))
 ifneq ($(NEED_LIBS),)
 missing := $(strip $(foreach p,$(LIBS_PKG),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),,$(p))))
 ifneq ($(missing),)
@@ -117,7 +117,7 @@ else
 BIN := $(BUILD)/gotcha
 endif
 
-.PHONY: bench-speed deb deb-check test-arm64 fuzz fuzz-build fuzz-bins bench-bombs bench-dashboard eval-real html-test unit-one all dev test asan check unit cli-test cli-repeat cli-valgrind check-valgrind eval check-gates mutate bench demo deps install uninstall clean \
+.PHONY: bench-arm64 bench-speed deb deb-check test-arm64 fuzz fuzz-build fuzz-bins bench-bombs bench-dashboard eval-real html-test unit-one all dev test asan check unit cli-test cli-repeat cli-valgrind check-valgrind eval check-gates mutate bench demo deps install uninstall clean \
         golden-update format format-check help
 all: $(BIN)
 
@@ -251,6 +251,11 @@ asan:
 test-arm64:
 	sh tests/tools/arm64.sh setup
 	sh tests/tools/arm64.sh test
+
+# The speed bench with the aarch64 build, grep and zstd all under qemu-user (BENCH_SIZE, default 64M).
+bench-arm64:
+	sh tests/tools/arm64.sh setup
+	sh tests/tools/arm64.sh bench
 
 # Then: no scenario line is a copy of a pack example (corpus_independent.py), and no file outside
 # tests/realworld/ cites a source reserved for the independent check (reserved_sources.py: the

@@ -76,22 +76,31 @@ setup() {
     say "setup done (sysroot $SYSROOT)"
 }
 
-run_tests() {
+need_setup() {
     [ -f "$SYSROOT/.done" ] && [ -e "$BINFMT/qemu-aarch64" ] || {
         say "not set up: run 'sh tests/tools/arm64.sh setup' (make test-arm64 does)"; exit 1; }
-    # -rpath-link: the libraries' own dependencies (libxml2, libgit2, ...) are the multiarch ones.
+}
+
+# -rpath-link: the libraries' own dependencies (libxml2, libgit2, ...) are the multiarch ones.
+# RPATH, not RUNPATH: libcriterion.so.3 itself must find libnanomsg.so.5 there too
+arm_make() {
     arm_ld="-Wl,-rpath-link,/usr/lib/$TRIPLET -Wl,-rpath-link,/lib/$TRIPLET"
-    # RPATH, not RUNPATH: libcriterion.so.3 itself must find libnanomsg.so.5 there too
     arm_ld="$arm_ld -Wl,-rpath-link,$SYSROOT/usr/lib/$TRIPLET -Wl,-rpath,$SYSROOT/usr/lib/$TRIPLET -Wl,--disable-new-dtags"
-    arm_make() {
-        PKG_CONFIG_LIBDIR="$SYSROOT/usr/lib/$TRIPLET/pkgconfig:$SYSROOT/usr/share/pkgconfig" \
-        PKG_CONFIG_SYSROOT_DIR="$SYSROOT" GOTCHA_PATTERNS="$top/patterns" \
-            make --no-print-directory CONFIG=arm64 CC=$TRIPLET-gcc "LDFLAGS=$arm_ld" \
-                TEST_CFLAGS= TEST_LIBS=-lcriterion "$@"
-    }
-    arm_make -s -j2 WERROR="${WERROR:-}" build/arm64/gotcha build/arm64/tests/unit_tests >/dev/null
+    PKG_CONFIG_LIBDIR="$SYSROOT/usr/lib/$TRIPLET/pkgconfig:$SYSROOT/usr/share/pkgconfig" \
+    PKG_CONFIG_SYSROOT_DIR="$SYSROOT" GOTCHA_PATTERNS="$top/patterns" \
+        make --no-print-directory CONFIG=arm64 CC=$TRIPLET-gcc "LDFLAGS=$arm_ld" \
+            TEST_CFLAGS= TEST_LIBS=-lcriterion "$@"
+}
+
+build_gotcha() { # build/arm64/gotcha plus the targets named
+    arm_make -s -j2 WERROR="${WERROR:-}" build/arm64/gotcha "$@" >/dev/null
     file build/arm64/gotcha | grep -q "ARM aarch64" || { say "build/arm64/gotcha is not aarch64"; exit 1; }
     say "built $(file -b build/arm64/gotcha | cut -d, -f1-2)"
+}
+
+run_tests() {
+    need_setup
+    build_gotcha build/arm64/tests/unit_tests
     # one CLI test at a time under qemu: the tests with deadlines were measured serially there
     CLI_JOBS=1 arm_make unit cli-test eval
 
@@ -120,8 +129,32 @@ run_tests() {
     [ "$bad" -eq 0 ]
 }
 
+# The speed bench (tests/bench/speed.sh) with the aarch64 build and aarch64 grep and zstd, all three
+# under qemu-user: emulation slows every program, so the ratios (gotcha / grep-40, .zst / zstd -dc)
+# are the figures to read, not the GB/s. Debian's grep and zstd :arm64 are unpacked beside the
+# sysroot (their libraries are the multiarch ones the setup installs) and put first on PATH.
+# BENCH_SIZE defaults to 64M here: qemu runs the 256M log's rounds in minutes.
+run_bench() {
+    need_setup
+    build_gotcha
+    bin=$top/build/arm64-bench/bin
+    if [ ! -x "$bin/grep" ] || [ ! -x "$bin/zstd" ]; then
+        debs=$top/build/arm64-bench/debs
+        mkdir -p "$debs" "$bin"
+        (cd "$debs" && apt-get download grep:arm64 zstd:arm64 2>&1 | grep -v "unsandboxed" || true)
+        for d in "$debs"/*.deb; do dpkg-deb -x "$d" "$top/build/arm64-bench/root"; done
+        cp "$top/build/arm64-bench/root/bin/grep" "$top/build/arm64-bench/root/usr/bin/zstd" "$bin/"
+    fi
+    file "$bin/grep" | grep -q "ARM aarch64" || { say "$bin/grep is not aarch64"; exit 1; }
+    "$bin/zstd" -V >/dev/null || { say "the arm64 zstd does not run (liblzma5/liblz4-1:arm64?)"; exit 1; }
+    say "bench under qemu-user: $(file -b build/arm64/gotcha | cut -d, -f1-2), grep and zstd :arm64"
+    PATH="$bin:$PATH" GOTCHA_BIN="$top/build/arm64/gotcha" BENCH_SIZE="${BENCH_SIZE:-64M}" \
+        sh tests/bench/speed.sh
+}
+
 case "${1:-}" in
 setup) setup ;;
 test) run_tests ;;
-*) echo "usage: sh tests/tools/arm64.sh setup|test" >&2; exit 2 ;;
+bench) run_bench ;;
+*) echo "usage: sh tests/tools/arm64.sh setup|test|bench" >&2; exit 2 ;;
 esac
