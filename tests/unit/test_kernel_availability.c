@@ -808,3 +808,28 @@ Test(kernel_availability, flashinfer_cute_fmha_fp16_refusal_is_a_hint_quantized_
     corr_result_free(r);
     free(t);
 }
+
+/* vLLM's CUTLASS MoE entry points (csrc/quantization/w8a8/cutlass/scaled_mm_entry.cu:
+ * "No compiled get_cutlass_moe_mm_data: no cutlass_scaled_mm kernel for " "CUDA device
+ * capability: ", version_num, ". Required capability: 90, 100, or 120") print the device's own
+ * capability: 121 places the run on GB10 and names G7; the same line on an RTX 50 (120) is an
+ * SM120 build gap, not G7. */
+Test(kernel_availability, vllm_cutlass_moe_entry_without_an_sm121_kernel_is_g7)
+{
+    struct corr_result *r =
+        scan("moe121", "NotImplementedError: No compiled get_cutlass_moe_mm_data: no "
+                       "cutlass_scaled_mm kernel for CUDA device capability: 121. Required "
+                       "capability: 90, 100, or 120\n");
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_eq(fx_verdict(r), "G7", "verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    r = scan("moe-mm121", "NotImplementedError: No compiled cutlass_moe_mm for CUDA device "
+                          "capability: 121. Required capability: 90\n");
+    cr_assert_str_eq(fx_verdict(r), "G7", "verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    r = scan("moe120", "NotImplementedError: No compiled get_cutlass_moe_mm_data: no "
+                       "cutlass_scaled_mm kernel for CUDA device capability: 120. Required "
+                       "capability: 90 or 100\n");
+    cr_assert_str_neq(fx_verdict(r), "G7", "capability 120 is not GB10");
+    corr_result_free(r);
+}
