@@ -1499,11 +1499,14 @@ Test(correlate, cuda12_library_missing_is_g1_whatever_the_date)
     corr_result_free(r);
 }
 
-/* torch.cuda's lazy init on a CPU-only torch (facebookresearch/detectron2#460's traceback) */
+/* torch.cuda's lazy init on a CPU-only torch (facebookresearch/detectron2#460's traceback) on a
+ * machine whose collect_env names its NVIDIA driver ("Nvidia driver version: %s"): the GPU is
+ * there, the torch has no CUDA. */
 Test(correlate, cpu_only_torch_where_cuda_is_needed_is_g9)
 {
     fx_load_shipped();
     fx_write("cpu", "stderr.log",
+             "Nvidia driver version: 470.256.02\n"
              "  File \"/home/xx/anaconda3/envs/tf-gpu/lib/python3.7/site-packages/torch/cuda/"
              "__init__.py\", line 95, in _check_driver\n"
              "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
@@ -1511,7 +1514,7 @@ Test(correlate, cpu_only_torch_where_cuda_is_needed_is_g9)
     struct corr_result *r = fx_analyze_dir("cpu");
     cr_assert_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
     cr_assert_not_null(r->first_error);
-    cr_assert_eq(r->first_error->line, 3u, "the exception line, not the raise line");
+    cr_assert_eq(r->first_error->line, 4u, "the exception line, not the raise line");
     corr_result_free(r);
     /* near miss: on a Mac (asafamr/bertwsi#1) torch has no CUDA build at all */
     fx_write("cpu", "stderr.log",
@@ -3595,34 +3598,51 @@ Test(correlate, fp4_build_for_sm120_on_an_unplaced_run_is_not_g7)
 
 /* "Torch not compiled with CUDA enabled" under a /Users/<name>/ conda env (zai-org/CodeGeeX2#183,
  * an M2 Mac): macOS has no CUDA torch, so the program called CUDA, not pip. The same traceback
- * under /home/<name>/ (a Linux box) stays G9, and so does a Windows C:/Users path. */
-static void write_cpu_torch(const char *dir, const char *home)
+ * under /home/<name>/ (a Linux box) or a Windows C:/Users path shows no NVIDIA machine either:
+ * G9 stays possible; beside nvidia-smi's header row it is G9. */
+static void write_cpu_torch(const char *dir, const char *home, const char *smi)
 {
-    char text[768];
+    char text[1024];
     snprintf(text, sizeof text,
+             "%s"
              "  File \"%s/anaconda3/envs/model-fine/lib/python3.8/site-packages/torch/cuda/"
              "__init__.py\", line 293, in _lazy_init\n"
              "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
              "AssertionError: Torch not compiled with CUDA enabled\n",
-             home);
+             smi, home);
     fx_write(dir, "stderr.log", text);
 }
 
 Test(correlate, mac_home_path_is_contrary_to_cpu_torch_g9)
 {
+    static const char smi[] = "| NVIDIA-SMI 535.183.01             Driver Version: 535.183.01   "
+                              "CUDA Version: 12.2     |\n";
     fx_load_shipped();
-    write_cpu_torch("mac", "/Users/zhangyukun33");
+    write_cpu_torch("mac", "/Users/zhangyukun33", "");
     struct corr_result *r = fx_analyze_dir("mac");
     cr_assert_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
     corr_result_free(r);
-    write_cpu_torch("linux", "/home/zhangyukun33");
-    r = fx_analyze_dir("linux");
-    cr_assert_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
+    write_cpu_torch("mac-smi", "/Users/zhangyukun33", smi);
+    r = fx_analyze_dir("mac-smi");
+    cr_assert_str_eq(fx_verdict(r), "none", "a Mac path still lowers it: verdict %s",
+                     fx_verdict(r));
     corr_result_free(r);
-    write_cpu_torch("win", "C:/Users/zhangyukun33");
-    r = fx_analyze_dir("win");
-    cr_assert_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
-    corr_result_free(r);
+    static const char *const homes[][2] = {{"linux", "/home/zhangyukun33"},
+                                           {"win", "C:/Users/zhangyukun33"}};
+    for (size_t i = 0; i < 2; i++) {
+        char dir[32];
+        write_cpu_torch(homes[i][0], homes[i][1], "");
+        r = fx_analyze_dir(homes[i][0]);
+        cr_assert_str_eq(fx_verdict(r), "none", "%s: verdict %s", homes[i][0], fx_verdict(r));
+        cr_assert_geq(r->npossible, 1, "%s: G9 left possible", homes[i][0]);
+        cr_assert_str_eq(r->possible[0].entry->id, "G9");
+        corr_result_free(r);
+        snprintf(dir, sizeof dir, "%s-smi", homes[i][0]);
+        write_cpu_torch(dir, homes[i][1], smi);
+        r = fx_analyze_dir(dir);
+        cr_assert_str_eq(fx_verdict(r), "G9", "%s: verdict %s", dir, fx_verdict(r));
+        corr_result_free(r);
+    }
 }
 
 /* torchvision's meta registrations finding no C++ operator (fudan-generative-vision/hallo#98's

@@ -940,3 +940,106 @@ Test(drift, torch_warning_that_the_gpu_is_too_old_is_the_first_error)
                       "the device\n",
                       "C.cuda-error.gpu-too-old");
 }
+
+/* torch's "Torch not compiled with CUDA enabled" (pytorch/pytorch torch/cuda/__init__.py,
+ * _lazy_init: `if not hasattr(torch._C, "_cuda_getDeviceCount"): raise AssertionError(...)`,
+ * stored commit 17e3b6a9) is what any torch built without CUDA raises when a program calls CUDA:
+ * a CPU wheel pip put on an NVIDIA machine (G9), but also every Mac and every CPU-only box. The
+ * verdict needs the consequence: the text showing an NVIDIA machine. The frames are CPython's
+ * '  File "{}", line {}, in {}' with values of our own. */
+#define NOT_COMPILED_TRACE_AT(init_py)                                                             \
+    "Traceback (most recent call last):\n"                                                         \
+    "  File \"" init_py "\", line 310, in _lazy_init\n"                                            \
+    "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"                         \
+    "AssertionError: Torch not compiled with CUDA enabled\n"
+#define NOT_COMPILED_TRACE(site) NOT_COMPILED_TRACE_AT(site "/torch/cuda/__init__.py")
+#define NOT_COMPILED_TRACE_WIN                                                                     \
+    NOT_COMPILED_TRACE_AT("C:\\AI\\venv\\Lib\\site-packages\\torch\\cuda\\__init__.py")
+
+/* A Mac's own words, none of them a /Users or Homebrew path: torch's MPS fallback warning
+ * (aten/src/ATen/mps/MPSFallback.mm mps_fallback: "The operator '%s' is not currently supported
+ * on the MPS backend and will fall back to run on the CPU. ..."), collect_env's get_os on macOS
+ * 26 ("macOS %s (%s)") and CPython's macOS extension suffix (".cpython-XY-darwin.so") in
+ * setuptools' "copying %s -> %s". */
+Test(drift, torch_without_cuda_on_a_mac_is_no_g9)
+{
+    static const char *const mac[][2] = {
+        {"mps",
+         "UserWarning: The operator 'aten::_fft_r2c' is not currently supported on the MPS "
+         "backend and will fall back to run on the CPU. This may have performance "
+         "implications.\n" NOT_COMPILED_TRACE("/opt/conda/envs/tts/lib/python3.10/site-packages")},
+        {"os26", "OS: macOS 26.1 (arm64)\n" NOT_COMPILED_TRACE(
+                     "/opt/conda/envs/tts/lib/python3.10/site-packages")},
+        {"darwin-so", "copying build/lib.macosx-11.0-arm64-cpython-310/monotonic_align/"
+                      "core.cpython-310-darwin.so -> monotonic_align\n" NOT_COMPILED_TRACE(
+                          "/opt/conda/envs/tts/lib/python3.10/site-packages")},
+    };
+    for (size_t i = 0; i < sizeof mac / sizeof mac[0]; i++) {
+        struct corr_result *r = scan_text(mac[i][0], mac[i][1]);
+        cr_expect_str_eq(fx_verdict(r), "none", "%s: verdict %s", mac[i][0], fx_verdict(r));
+        for (size_t p = 0; p < r->npossible; p++)
+            cr_expect_str_neq(r->possible[p].entry->id, "G9", "%s: G9 left possible on a Mac",
+                              mac[i][0]);
+        corr_result_free(r);
+    }
+}
+
+/* On a Linux box whose nvidia-smi answers (its header row "NVIDIA-SMI %s  Driver Version: %s
+ * CUDA Version: %s"), or whose collect_env names the driver ("Nvidia driver version: %s"), a
+ * GPU (nvidia-smi -L "GPU %d: %s (UUID: ...)"), or whose install shows a CUDA torch's local
+ * version ("+cu124"), the torch without CUDA is the wrong build for that machine: G9. */
+Test(drift, torch_without_cuda_on_an_nvidia_machine_is_g9)
+{
+    static const char *const nv[][2] = {
+        {"smi", "| NVIDIA-SMI 550.120                Driver Version: 550.120        CUDA Version: "
+                "12.4     |\n" NOT_COMPILED_TRACE("/home/dev/venv/lib/python3.10/site-packages")},
+        {"collect-env", "Nvidia driver version: 535.216.01\n" NOT_COMPILED_TRACE(
+                            "/home/dev/venv/lib/python3.10/site-packages")},
+        {"gpu-name",
+         "GPU 0: NVIDIA GeForce RTX 3060 (UUID: GPU-0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d)"
+         "\n" NOT_COMPILED_TRACE("/home/dev/venv/lib/python3.10/site-packages")},
+        {"cu-wheel", "  Attempting uninstall: torch\n    Found existing installation: torch "
+                     "2.4.1+cu124\n" NOT_COMPILED_TRACE_WIN},
+    };
+    for (size_t i = 0; i < sizeof nv / sizeof nv[0]; i++) expect_verdict(nv[i][0], nv[i][1], "G9");
+}
+
+/* pip's own transcript putting a torch in ("Installing collected packages: %s", pypa/pip
+ * commands/install.py), then the assertion: the install replaced the torch, G9. */
+Test(drift, torch_without_cuda_after_pip_installed_torch_is_g9)
+{
+    expect_verdict(
+        "pip-torch",
+        "Installing collected packages: sympy, networkx, torch, torchaudio\n"
+        "Successfully installed networkx-3.4.2 sympy-1.13.1 torch-2.5.1 "
+        "torchaudio-2.5.1\n" NOT_COMPILED_TRACE("/home/dev/venv/lib/python3.10/site-packages"),
+        "G9");
+}
+
+/* The assertion alone, and under a Linux home that shows no NVIDIA machine: nothing decides
+ * between a CPU wheel on a GPU machine and a machine with no GPU, so G9 is left possible, never
+ * the verdict. (Windows is the exception below: PyPI's Windows torch is CPU-only.) */
+Test(drift, torch_without_cuda_alone_leaves_g9_possible)
+{
+    static const char *const bare[][2] = {
+        {"bare", "AssertionError: Torch not compiled with CUDA enabled\n"},
+        {"linux", NOT_COMPILED_TRACE("/home/dev/venv/lib/python3.10/site-packages")},
+    };
+    for (size_t i = 0; i < sizeof bare / sizeof bare[0]; i++) {
+        struct corr_result *r = scan_text(bare[i][0], bare[i][1]);
+        cr_expect_str_eq(fx_verdict(r), "none", "%s: verdict %s", bare[i][0], fx_verdict(r));
+        cr_expect_geq(r->npossible, 1, "%s: nothing possible", bare[i][0]);
+        if (r->npossible)
+            cr_expect_str_eq(r->possible[0].entry->id, "G9", "%s: possible %s", bare[i][0],
+                             r->possible[0].entry->id);
+        corr_result_free(r);
+    }
+}
+
+/* On Windows, PyPI's torch wheels are CPU-only (the CUDA builds come from
+ * download.pytorch.org/whl/cuXXX), so the assertion under a Windows site-packages path is the
+ * CPU wheel a pip install left in place of the CUDA one: G9. */
+Test(drift, torch_without_cuda_on_windows_is_g9)
+{
+    expect_verdict("win", NOT_COMPILED_TRACE_WIN, "G9");
+}

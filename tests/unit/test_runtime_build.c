@@ -14,6 +14,12 @@
  *  - flash-attention setup.py: its CUDAExtension sources csrc/flash_attn/src/flash_*_sm80.cu and
  *    add_cuda_gencodes' "-gencode arch=compute_{newest},code=compute_{newest}";
  *  - nvcc: "nvcc fatal   : Unsupported gpu architecture '%s'";
+ *  - flash-attention setup.py v2.7.4 / v2.8.3 get_cuda_bare_metal_version (CUDA_HOME/bin/nvcc -V)
+ *    through CPython's OSError_str "[Errno %S] %S: %R"; torch/utils/cpp_extension.py
+ *    _join_cuda_home "CUDA_HOME environment variable is not set. ..."; pip's "Collecting %s",
+ *    "Downloading %s";
+ *  - flash-attention csrc/flash_attn/flash_api.cpp v2.7.4 / v2.8.3 "FlashAttention only supports
+ *    Ampere GPUs or newer."; flash_attn/flash_attn_interface.py's flash_attn_gpu.fwd call;
  *  - CTranslate2 v4.8.1 src/cuda/cublas_stub.cc: "Library " CUBLAS_LIBNAME " is not found or
  *    cannot be loaded"; glibc elf/dl-load.c "cannot open shared object file" via dlerror.
  */
@@ -242,4 +248,108 @@ Test(runtime_build, no_kernel_image_on_a_newer_gpu_is_g1_inside_flash_attn_g2)
                    "    out, softmax_lse, S_dmask, rng_state = flash_attn_gpu.fwd(\n"
                    "RuntimeError: CUDA error: device kernel image is invalid\n",
                    "G2");
+}
+
+/* flash-attn's setup.py (Dao-AILab/flash-attention v2.7.4 / v2.8.3) runs
+ * get_cuda_bare_metal_version(CUDA_HOME), i.e. subprocess.check_output([cuda_dir + "/bin/nvcc",
+ * "-V"]), whenever CUDA_HOME is set: in a CUDA runtime image /usr/local/cuda exists without nvcc,
+ * and CPython's subprocess raises "[Errno 2] No such file or directory: '%s'" (OSError_str).
+ * Under Python 3.12 the carets push the setup.py frame more than 12 lines above the exception,
+ * so the frame rule does not reach it: pip's own lines (PyPI's flash-attn is an sdist, pip
+ * prepares it by running setup.py) say which build it is. Values are our own. */
+#define FA_NVCC_TRACE                                                                              \
+    "      Traceback (most recent call last):\n"                                                   \
+    "        File \"<string>\", line 2, in <module>\n"                                             \
+    "        File \"<pip-setuptools-caller>\", line 35, in <module>\n"                             \
+    "        File \"/tmp/pip-install-q2w3e4r5/flash-attn_0f1e2d3c4b5a69788796a5b4c3d2e1f0/"        \
+    "setup.py\", line 172, in <module>\n"                                                          \
+    "          _, bare_metal_version = get_cuda_bare_metal_version(CUDA_HOME)\n"                   \
+    "                                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"                   \
+    "        File \"/tmp/pip-install-q2w3e4r5/flash-attn_0f1e2d3c4b5a69788796a5b4c3d2e1f0/"        \
+    "setup.py\", line 89, in get_cuda_bare_metal_version\n"                                        \
+    "          raw_output = subprocess.check_output([cuda_dir + \"/bin/nvcc\", \"-V\"], "          \
+    "universal_newlines=True)\n"                                                                   \
+    "                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"  \
+    "        File \"/usr/lib/python3.12/subprocess.py\", line 466, in check_output\n"              \
+    "          return run(*popenargs, stdout=PIPE, timeout=timeout, check=True,\n"                 \
+    "                 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"                 \
+    "        File \"/usr/lib/python3.12/subprocess.py\", line 548, in run\n"                       \
+    "          with Popen(*popenargs, **kwargs) as process:\n"                                     \
+    "               ^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"                                                 \
+    "        File \"/usr/lib/python3.12/subprocess.py\", line 1026, in __init__\n"                 \
+    "          self._execute_child(args, executable, preexec_fn, close_fds,\n"                     \
+    "        File \"/usr/lib/python3.12/subprocess.py\", line 1955, in _execute_child\n"           \
+    "          raise child_exception_type(errno_num, err_msg, err_filename)\n"                     \
+    "      FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'\n"   \
+    "      [end of output]\n"
+
+Test(runtime_build, a_flash_attn_source_build_without_nvcc_is_g2)
+{
+    expect_verdict("runtime-image",
+                   "Collecting flash-attn==2.8.3\n"
+                   "  Downloading flash_attn-2.8.3.tar.gz (8.4 MB)\n"
+                   "  Preparing metadata (setup.py) ... error\n"
+                   "  error: subprocess-exited-with-error\n" FA_NVCC_TRACE,
+                   "G2");
+    /* pip's lines cut away (a console scrolled): the setup.py frame itself is flash-attn's build */
+    expect_verdict("frame-only", FA_NVCC_TRACE, "G2");
+}
+
+/* The same "no nvcc" from another project's build, and torch's cpp_extension _join_cuda_home
+ * OSError ("CUDA_HOME environment variable is not set. Please set it to your CUDA install
+ * root."), raised for any CUDA extension, say nothing of flash-attn: a build failure, no G2 (not
+ * even a possible one). */
+Test(runtime_build, nvcc_missing_without_flash_attn_is_not_g2)
+{
+    static const char *const other[][2] = {
+        {"own-setup", "Traceback (most recent call last):\n"
+                      "  File \"/home/dev/src/rasterizer/setup.py\", line 12, in <module>\n"
+                      "    out = subprocess.check_output([\"/usr/local/cuda/bin/nvcc\", \"-V\"])\n"
+                      "FileNotFoundError: [Errno 2] No such file or directory: "
+                      "'/usr/local/cuda/bin/nvcc'\n"},
+        {"cuda-home", "  File \"/home/dev/venv/lib/python3.10/site-packages/torch/utils/"
+                      "cpp_extension.py\", line 2416, in _join_cuda_home\n"
+                      "    raise OSError('CUDA_HOME environment variable is not set. '\n"
+                      "OSError: CUDA_HOME environment variable is not set. Please set it to your "
+                      "CUDA install root.\n"},
+    };
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        struct corr_result *r = fx_scan_one(other[i][0], "run.log", other[i][1]);
+        cr_expect_str_eq(fx_verdict(r), "none", "%s: verdict %s", other[i][0], fx_verdict(r));
+        cr_expect_lt(fx_conf(r, "G2"), 0.2, "%s: G2 at %.2f", other[i][0], fx_conf(r, "G2"));
+        for (size_t p = 0; p < r->npossible; p++)
+            cr_expect_str_neq(r->possible[p].entry->id, "G2", "%s: G2 possible", other[i][0]);
+        cr_expect_str_eq(r->first_error_entry ? r->first_error_entry->id : "", "C.build",
+                         "%s: first error", other[i][0]);
+        corr_result_free(r);
+    }
+}
+
+/* flash-attn's own architecture check (csrc/flash_attn/flash_api.cpp v2.7.4 / v2.8.3:
+ * TORCH_CHECK(cc_major >= 8, "FlashAttention only supports Ampere GPUs or newer."); v2.6.3 and
+ * older also refused SM100/SM12x) is G2 on any GPU, a Turing T4 too; and a prebuilt wheel whose
+ * kernels do not fit the GPU raises CUDA's "no kernel image" from its interface, here in a
+ * Windows ComfyUI portable tree under a custom node (backslashed paths). */
+Test(runtime_build, flash_attn_refusing_the_gpu_is_g2_anywhere)
+{
+    expect_verdict("ampere-t4",
+                   "GPU 0: Tesla T4 (UUID: GPU-7d1e2f3a-4b5c-6d7e-8f90-a1b2c3d4e5f6)\n"
+                   "  File \"/opt/venv/lib/python3.11/site-packages/flash_attn/"
+                   "flash_attn_interface.py\", line 96, in _flash_attn_forward\n"
+                   "    out, softmax_lse, S_dmask, rng_state = flash_attn_gpu.fwd(\n"
+                   "RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n",
+                   "G2");
+    expect_verdict(
+        "win-comfy",
+        "!!! Exception during processing !!! CUDA error: no kernel image is available for "
+        "execution on the device\n"
+        "Traceback (most recent call last):\n"
+        "  File \"C:\\AI\\ComfyUI_windows_portable\\ComfyUI\\custom_nodes\\ComfyUI-VideoNodes\\"
+        "nodes\\attention.py\", line 57, in forward\n"
+        "    x = flash_attn_func(q, k, v, causal=False)\n"
+        "  File \"C:\\AI\\ComfyUI_windows_portable\\python_embeded\\Lib\\site-packages\\"
+        "flash_attn\\flash_attn_interface.py\", line 96, in _flash_attn_forward\n"
+        "    out, softmax_lse, S_dmask, rng_state = flash_attn_gpu.fwd(\n"
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n",
+        "G2");
 }
