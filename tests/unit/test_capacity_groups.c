@@ -421,14 +421,15 @@ Test(capacity_groups, llama_bench_json_tg_test_at_the_ceiling_names_g5)
  * json.dumps(stats, indent=2); statistics.py: "unit" then "avg", p1..p99, min, max, std per
  * metric) beside vLLM's weight size on a GB10: one user's 12.14 tokens/s over 16.4 GB moves
  * 199 GB/s. `gap` lines stand between the per-user key and its avg: 0 is the printer's layout. */
-static struct corr_result *genai_perf_json(const char *sub, int gap)
+static struct corr_result *genai_perf_json(const char *sub, int gap, const char *avg,
+                                           const char *model, const char *list, int server_log)
 {
     struct az_buf b = AZ_BUF_INIT;
     az_buf_puts(&b, "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |       "
                     "           N/A |\n"
                     "(Worker pid=211) INFO 11-20 09:12:40 [gpu_model_runner.py:3112] Model "
                     "loading took 15.2683 GiB memory and 41.220113 seconds\n");
-    fx_write(sub, "vllm.log", b.data);
+    if (server_log) fx_write(sub, "vllm.log", b.data);
     az_buf_free(&b);
     static const char *const pct[] = {"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"};
     az_buf_puts(&b, "{\n  \"request_throughput\": {\n    \"unit\": \"requests/sec\",\n"
@@ -436,13 +437,13 @@ static struct corr_result *genai_perf_json(const char *sub, int gap)
     az_buf_puts(&b, "  \"output_token_throughput_per_user\": {\n"
                     "    \"unit\": \"tokens/sec/user\",\n");
     for (int i = 0; i < gap; i++) az_buf_printf(&b, "    \"%s\": 11.9%d,\n", pct[i], i);
-    az_buf_puts(&b, "    \"avg\": 12.136,\n");
+    az_buf_printf(&b, "    \"avg\": %s,\n", avg);
     for (int i = gap; i < 9; i++) az_buf_printf(&b, "    \"%s\": 12.1%d,\n", pct[i], i);
     az_buf_puts(&b, "    \"min\": 9.7,\n    \"max\": 14.6,\n    \"std\": 0.6\n  },\n"
                     "  \"output_token_throughput\": {\n    \"unit\": \"tokens/sec\",\n"
                     "    \"avg\": 190.4\n  },\n"
-                    "  \"input_config\": {\n    \"model_names\": [\n      \"Qwen/Qwen3-8B\"\n"
-                    "    ]\n  }\n}");
+                    "  \"input_config\": {\n");
+    az_buf_printf(&b, "    \"%s\": [\n      \"%s\"\n    ]\n  }\n}", list, model);
     struct corr_result *r = fx_scan_one(sub, "profile_export_genai_perf.json", b.data);
     az_buf_free(&b);
     return r;
@@ -450,14 +451,35 @@ static struct corr_result *genai_perf_json(const char *sub, int gap)
 
 Test(capacity_groups, genai_perf_json_per_user_avg_below_its_key_names_g5)
 {
-    struct corr_result *r = genai_perf_json("layout", 0);
+    struct corr_result *r =
+        genai_perf_json("layout", 0, "12.136", "Qwen/Qwen3-8B", "model_names", 1);
     cr_assert_str_eq(fx_verdict(r), "G5", "verdict %s (G5 %.2f)", fx_verdict(r), fx_conf(r, "G5"));
     corr_result_free(r);
     /* near miss: an "avg" three lines below the key (not where the printer puts the key's own)
      * and the batch's aggregate avg (190 tokens/s: 3.1 TB/s, no sequence's rate) say nothing */
-    r = genai_perf_json("far", 1);
+    r = genai_perf_json("far", 1, "12.136", "Qwen/Qwen3-8B", "model_names", 1);
     cr_assert_lt(fx_conf(r, "G5"), 0.35, "G5 %.2f", fx_conf(r, "G5"));
     cr_assert_str_neq(fx_verdict(r), "G5");
+    corr_result_free(r);
+}
+
+/* The same export alone: the weights come from input_config's model id (json_exporter.py
+ * _merge_stats_and_args(): config.to_json_dict(), "model_names" with each id on the line below
+ * it): an 8B FP8 checkpoint is 8 GB, and one user's 23.5 tokens/s over it moves 188 GB/s. Near
+ * misses: an id with no quantization suffix gives no byte count, and the same FP8 id as a value
+ * of another key (not the line below "model_names") is not read. */
+Test(capacity_groups, genai_perf_json_model_id_below_model_names_gives_the_weights)
+{
+    const char *fp8 = "RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8";
+    struct corr_result *r = genai_perf_json("fp8", 0, "23.5", fp8, "model_names", 0);
+    cr_assert_str_eq(fx_verdict(r), "G5", "verdict %s (G5 %.2f)", fx_verdict(r), fx_conf(r, "G5"));
+    cr_expect(fx_cites(r, "G5", "G5.genai-perf-json-model-id"), "the id line is the evidence");
+    corr_result_free(r);
+    r = genai_perf_json("bf16", 0, "23.5", "Qwen/Qwen3-8B", "model_names", 0);
+    cr_expect_lt(fx_conf(r, "G5"), 0.35, "no dtype, no bytes: G5 %.2f", fx_conf(r, "G5"));
+    corr_result_free(r);
+    r = genai_perf_json("other-key", 0, "23.5", fp8, "extra_inputs", 0);
+    cr_expect_lt(fx_conf(r, "G5"), 0.35, "not below model_names: G5 %.2f", fx_conf(r, "G5"));
     corr_result_free(r);
 }
 
