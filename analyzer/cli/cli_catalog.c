@@ -335,6 +335,7 @@ int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err)
             fprintf(out, "%s%s", k ? "," : "  tags: ", s->tags[k]);
         for (size_t k = 0; k < s->ncascade_of; k++)
             fprintf(out, "%s%s", k ? "," : "  cascade of: ", s->cascade_of[k]);
+        if (s->after) fprintf(out, "  after: %s within %u", s->after->id, s->after_within);
         fputc('\n', out);
         struct az_buf b = AZ_BUF_INIT;
         if (s->summary && *s->summary) {

@@ -476,6 +476,7 @@ void corr_scan_input(struct corr_state *st, struct match_scanner *scanner, struc
         enum tok_kind kind =
             tok_classify(match_pack_vocab(st->cfg->pack), m.name, m.head, m.head_len);
         size_t fi = corr_file_begin(st, &m, kind);
+        match_scanner_begin_stream(scanner); /* "after" looks back within one file */
         uint64_t bytes0 = ingest_reader_stats(r)->bytes_out;
         struct member_tally t = {0, 0, AZ_EOF, 0};
         /* a capped run stops at a record, and the bytes read ahead would show: no pipe then */

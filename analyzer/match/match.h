@@ -187,6 +187,11 @@ struct match_sig {
      * line is a cascade of it, whatever the clocks say. NULL/0 when not given. */
     size_t ncascade_of;
     const char *const *cascade_of;
+    /* "after": this line counts only when signature `after` matched within the `after_within`
+     * records before it in the same stream (a value printed lines below its key: a pretty-printed
+     * JSON's "avg" under its metric's name). NULL/0 when not given. */
+    const struct match_sig *after;
+    unsigned after_within;
 };
 
 struct match_entry {
@@ -355,6 +360,13 @@ struct match_scanner;
 /* Caller frees with match_scanner_free(). */
 struct match_scanner *match_scanner_new(const struct match_pack *p);
 void match_scanner_free(struct match_scanner *s);
+
+/*
+ * match_scanner_begin_stream() : the next record starts a new stream (a file): a signature's
+ * "after" condition looks back only over the records scanned since (docs/patterns.md, "After").
+ * A scanner that is never told scans one stream. O(1) in the records seen; allocates nothing.
+ */
+void match_scanner_begin_stream(struct match_scanner *s);
 
 /**
  * match_scanner_scan() : tag one record of the given kind. Calls fn for each matching signature

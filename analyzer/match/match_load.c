@@ -245,6 +245,7 @@ static void sig_free(struct match_sig_priv *s)
 {
     if (!s) return;
     free(s->cat_name);
+    free(s->after_name);
     pcre2_code_free(s->code);
     free_str_list(s->literals, s->nliterals);
     free_str_list(s->gate, s->ngate);
@@ -336,7 +337,7 @@ static int sig_compile(struct match_loader *ld, struct match_sig_priv *s, const 
 static const char *const sig_fields[] = {
     "id",        "kinds",    "strength",  "regex",      "literals", "facts",    "summary",
     "note",      "examples", "sources",   "role",       "tags",     "contrary", "decisive_on",
-    "catalogue", "code",     "follow_up", "cascade_of", NULL};
+    "catalogue", "code",     "follow_up", "cascade_of", "after",    NULL};
 
 /* A tag: lowercase letters, digits and '-' ("oom", "pip-change"). */
 static int valid_tag(const char *t)
@@ -386,6 +387,38 @@ static double get_num(struct match_loader *ld, const char *what, json_t *obj, co
         return NAN;
     }
     return d;
+}
+
+/* "after": {"sig", "within"} (docs/patterns.md, "After"): the key's id is resolved after every
+ * file (link_after), so it may be any file's. */
+static void load_sig_after(struct match_loader *ld, const char *what, json_t *js,
+                           struct match_sig_priv *s)
+{
+    json_t *af = json_object_get(js, "after");
+    if (!af) return;
+    static const char *const afields[] = {"sig", "within", NULL};
+    char awhat[300];
+    snprintf(awhat, sizeof(awhat), "%s: after", what);
+    if (!json_is_object(af)) {
+        match_ld_problem(ld, what, "field \"after\" must be {\"sig\": id, \"within\": N}");
+        return;
+    }
+    match_ld_fields(ld, awhat, af, afields);
+    const char *key = match_ld_str(ld, awhat, af, "sig", 1);
+    json_t *w = json_object_get(af, "within");
+    if (!w || !json_is_integer(w) || json_integer_value(w) < 1 ||
+        json_integer_value(w) > (json_int_t)MATCH_AFTER_MAX_WITHIN) {
+        match_ld_problem(ld, awhat, "field \"within\" must be a whole number of records, 1 to %u",
+                         MATCH_AFTER_MAX_WITHIN);
+        return;
+    }
+    if (s->cat_name) {
+        match_ld_problem(ld, what, "\"after\" and \"catalogue\" do not go together");
+        return;
+    }
+    if (!key) return;
+    s->after_name = az_xstrdup(key);
+    s->pub.after_within = (unsigned)json_integer_value(w);
 }
 
 /* A signature's role and what goes with it: "contrary", "decisive_on", and a catalogue code's
@@ -449,6 +482,7 @@ static void load_sig_role(struct match_loader *ld, const char *what, json_t *js,
         match_ld_problem(ld, what, "field \"follow_up\" must be true or false, with \"catalogue\"");
     else if (fu)
         s->follow_up = json_is_true(fu);
+    load_sig_after(ld, what, js, s);
 }
 
 /* The signature's gate (match_derive_gate()), kept only if every match example holds one of its
@@ -1254,9 +1288,55 @@ static const char *platform_ids(const struct match_pack *p)
     return p->nplatforms ? buf : "none declared";
 }
 
+/* "after" (docs/patterns.md, "After"): the key is a signature of the pack with a regex of its
+ * own, not the signature itself, and no chain of keys comes back to where it started (such a
+ * line could never match). */
+static void link_after(struct match_loader *ld)
+{
+    struct match_pack *p = ld->p;
+    for (size_t i = 0; i < p->nsigs; i++) {
+        struct match_sig_priv *s = p->sigs[i];
+        if (!s->after_name) continue;
+        ld->file = s->pub.entry->source;
+        struct match_sig_priv *k = find_sig(p, s->after_name);
+        if (!k || !k->code) {
+            match_ld_problem(ld, s->pub.id, "after \"%s\": no such signature with a regex",
+                             s->after_name);
+            continue;
+        }
+        if (k == s) {
+            match_ld_problem(ld, s->pub.id, "after itself");
+            continue;
+        }
+        s->pub.after = &k->pub;
+    }
+    for (size_t i = 0; i < p->nsigs; i++) {
+        const struct match_sig *k = p->sigs[i]->pub.after;
+        for (size_t n = 0; k && n <= p->nsigs; n++, k = k->after)
+            if (k == &p->sigs[i]->pub) {
+                ld->file = p->sigs[i]->pub.entry->source;
+                match_ld_problem(ld, p->sigs[i]->pub.id, "\"after\" chain comes back to itself");
+                break;
+            }
+    }
+}
+
+/* After ordering: each signature an "after" names gets a row of the scanners' key table. */
+static void after_slots(struct match_pack *p)
+{
+    for (size_t i = 0; i < p->nsigs; i++) {
+        struct match_sig_priv *s = p->sigs[i];
+        if (!s->pub.after) continue;
+        struct match_sig_priv *k = p->sigs[s->pub.after->index];
+        if (!k->key_slot) k->key_slot = (uint32_t)++p->nkeys;
+        s->after_slot = k->key_slot;
+    }
+}
+
 static void link_model(struct match_loader *ld)
 {
     struct match_pack *p = ld->p;
+    link_after(ld);
     for (size_t i = 0; i < p->nsigs; i++) {
         struct match_sig_priv *s = p->sigs[i];
         const struct match_entry *e = s->pub.entry;
@@ -1324,6 +1404,7 @@ enum az_status match_pack_load(struct match_pack **out, const char *const *dirs,
         return AZ_FAIL;
     }
     order_pack(p);
+    after_slots(p);
     p->mctx = pcre2_match_context_create(NULL);
     if (!p->mctx) az_xmalloc((size_t)-1); /* PCRE2 reports exhaustion only this way */
     pcre2_set_match_limit(p->mctx, MATCH_PCRE2_MATCH_LIMIT);

@@ -16,6 +16,8 @@
 /* Bounds of every regex run: a signature that exceeds them counts as not matching. */
 #define MATCH_PCRE2_MATCH_LIMIT 1000000u
 #define MATCH_PCRE2_DEPTH_LIMIT 10000u
+/* Most records an "after" condition looks back: a window, not a file (docs/patterns.md). */
+#define MATCH_AFTER_MAX_WITHIN 1000u
 /* Shortest literal the prefilter accepts: shorter ones would hit almost every line. */
 #define MATCH_MIN_LITERAL 3u
 
@@ -41,6 +43,10 @@ struct match_sig_priv {
     int follow_up;         /* "follow_up": its lines repeat a fault line's code with data */
     const char **own_tags; /* its own "tags" (in the pack's blocks) */
     size_t nown_tags;
+    char *after_name;    /* "after": {"sig"} as written, until resolved at the end of loading */
+    uint32_t key_slot;   /* a signature some "after" names: 1 + its row in a scanner's key table;
+                            0 for none */
+    uint32_t after_slot; /* an "after" signature: its key's key_slot; 0 for none */
 };
 
 /* A catalogue (docs/patterns.md, "Catalogues"): its rows and, per row, the signatures a hit of
@@ -125,6 +131,7 @@ struct match_pack {
     char **strings; /* every owned string of the public structs */
     size_t nstrings, cap_strings;
     size_t max_facts;    /* largest nfacts of any signature */
+    size_t nkeys;        /* signatures some "after" names (key_slot 1 .. nkeys) */
     uint32_t max_groups; /* largest capture count of any regex */
     void **blocks;       /* owned arrays of the entries' data model (tags, rules, ...) */
     size_t nblocks, cap_blocks;

@@ -15,6 +15,11 @@
 
 #define FACT_NUM_MAX 64 /* longest numeric text parsed; longer captures are not numbers */
 
+/* A key signature's records (1-based in the stream; 0: none) of its last hit and the one before. */
+struct after_key {
+    uint64_t last, prev;
+};
+
 struct match_scanner {
     const struct match_pack *p;
     pcre2_match_data *md;      /* sized for the regex with the most groups */
@@ -29,6 +34,10 @@ struct match_scanner {
     uint64_t *limit_hits;     /* per signature */
     struct match_fact *facts; /* scratch for one hit */
     struct match_probe_stats ps;
+    /* "after": records of the current stream so far (the record being scanned is rec), and a
+     * row per key signature (p->nkeys, by key_slot - 1) */
+    uint64_t rec;
+    struct after_key *keys;
 };
 
 /* ---- facts ---- */
@@ -175,7 +184,33 @@ struct match_scanner *match_scanner_new(const struct match_pack *p)
     s->cand = az_xcalloc(n, sizeof(*s->cand));
     s->limit_hits = az_xcalloc(n, sizeof(*s->limit_hits));
     s->facts = az_xcalloc(p->max_facts ? p->max_facts : 1, sizeof(*s->facts));
+    s->keys = az_xcalloc(p->nkeys ? p->nkeys : 1, sizeof(*s->keys));
     return s;
+}
+
+void match_scanner_begin_stream(struct match_scanner *s)
+{
+    s->rec = 0;
+    memset(s->keys, 0, s->p->nkeys * sizeof(*s->keys));
+}
+
+/* An "after" signature's condition on the current record: its key matched in one of the
+ * after_within records before it (a hit on this same record is not before it). */
+static int after_holds(const struct match_scanner *s, const struct match_sig_priv *sig)
+{
+    const struct after_key *k = &s->keys[sig->after_slot - 1];
+    uint64_t at = k->last == s->rec ? k->prev : k->last;
+    return at && s->rec - at <= sig->pub.after_within;
+}
+
+/* A hit of sig on the current record, for the "after" signatures that name it. */
+static void note_key(struct match_scanner *s, const struct match_sig_priv *sig)
+{
+    if (!sig->key_slot) return;
+    struct after_key *k = &s->keys[sig->key_slot - 1];
+    if (k->last == s->rec) return;
+    k->prev = k->last;
+    k->last = s->rec;
 }
 
 void match_scanner_free(struct match_scanner *s)
@@ -189,6 +224,7 @@ void match_scanner_free(struct match_scanner *s)
     free(s->cand);
     free(s->limit_hits);
     free(s->facts);
+    free(s->keys);
     free(s);
 }
 
@@ -280,13 +316,18 @@ static int deliver(struct match_scanner *s, uint32_t k, int rc, const PCRE2_SIZE
         return 0;
     }
     const struct match_sig_priv *sig = s->p->sigs[k];
-    if (!fn && !sig->follow_up) return 1;
+    if (sig->after_slot && !after_holds(s, sig)) return 0; /* no key line above it */
+    if (!fn && !sig->follow_up) {
+        note_key(s, sig);
+        return 1;
+    }
     for (size_t f = 0; f < sig->pub.nfacts; f++)
         fill_fact(&s->facts[f], &sig->facts[f], p, ov, sig->fact_group[f], (uint32_t)rc);
     /* a catalogue shape's hit stands for its code's signature, which has no facts of its own
      * (the shapes of one catalogue capture different groups; the code says it all) */
     const struct match_sig_priv *as = sig->cat ? match_catalogue_resolve(sig, s->facts) : sig;
     if (!as) return 0; /* a follow-up record of a code that says nothing */
+    note_key(s, sig);
     if (!fn) return 1;
     struct match_hit hit = {&as->pub, ov[0], ov[1] - ov[0], as == sig ? sig->pub.nfacts : 0,
                             s->facts};
@@ -298,6 +339,7 @@ size_t match_scanner_scan_sampled(struct match_scanner *s, enum tok_kind kind, c
                                   size_t len, struct match_sampling *smp, match_hit_fn fn,
                                   void *ctx)
 {
+    s->rec++;
     collect_candidates(s, kind, p, len);
     size_t nhit = 0;
     for (size_t i = 0; i < s->ncand; i++) {
@@ -390,6 +432,7 @@ size_t match_scanner_replay(struct match_scanner *s, const struct match_batch *b
                             void *ctx)
 {
     size_t nhit = 0;
+    s->rec++;
     for (uint32_t j = b->first[i]; j < b->first[i + 1]; j++) {
         const struct batch_cand *c = &b->cands[j];
         if (sampled_out(smp, c->sig)) continue;

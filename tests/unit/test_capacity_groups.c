@@ -321,6 +321,168 @@ Test(capacity_groups, sglang_one_batch_decode_of_one_sequence_at_the_ceiling_nam
     corr_result_free(r);
 }
 
+/* llama-bench -o json (ggml-org/llama.cpp tools/llama-bench/llama-bench.cpp, commit 0104b15,
+ * json_printer::print_test(): "  {", then print_fields()'s "    \"%s\": %s,\n" for every
+ * test::get_fields() name in order, then samples_ns / samples_ts and "  }"): a pp512 test and a
+ * tg128 test of one model on the GPU gpu_info names. model_size is llama_model_size() in bytes,
+ * avg_ts = 1e9 * (n_prompt + n_gen) / t (std::to_string(double)). */
+static void llama_bench_json_test(struct az_buf *b, const char *gpu, int n_prompt, int n_gen,
+                                  const char *avg_ts)
+{
+    static const char *const fields[][2] = {{"build_commit", "\"0104b15\""},
+                                            {"build_number", "7310"},
+                                            {"cpu_info", "\"Cortex-X925\""},
+                                            {"gpu_info", NULL},
+                                            {"backends", "\"CUDA\""},
+                                            {"model_filename", "\"/models/Qwen3-8B-BF16.gguf\""},
+                                            {"model_type", "\"qwen3 8B BF16\""},
+                                            {"model_size", "16381470720"},
+                                            {"model_n_params", "8190735360"},
+                                            {"n_batch", "2048"},
+                                            {"n_ubatch", "512"},
+                                            {"n_threads", "20"},
+                                            {"cpu_mask", "\"0x0\""},
+                                            {"cpu_strict", "false"},
+                                            {"poll", "50"},
+                                            {"type_k", "\"f16\""},
+                                            {"type_v", "\"f16\""},
+                                            {"n_gpu_layers", "99"},
+                                            {"n_cpu_moe", "0"},
+                                            {"split_mode", "\"layer\""},
+                                            {"main_gpu", "0"},
+                                            {"no_kv_offload", "false"},
+                                            {"flash_attn", "-1"},
+                                            {"devices", "\"auto\""},
+                                            {"tensor_split", "\"0.00\""},
+                                            {"tensor_buft_overrides", "\"none\""},
+                                            {"load_mode", "\"mmap\""},
+                                            {"embeddings", "false"},
+                                            {"no_op_offload", "0"},
+                                            {"no_host", "false"},
+                                            {"fit_target", "0"},
+                                            {"fit_min_ctx", "0"},
+                                            {"n_prompt", NULL},
+                                            {"n_gen", NULL},
+                                            {"n_depth", "0"},
+                                            {"test_time", "\"2026-11-20T10:00:00Z\""},
+                                            {"avg_ns", "10807000000"},
+                                            {"stddev_ns", "2000000"},
+                                            {"avg_ts", NULL},
+                                            {"stddev_ts", "0.012000"}};
+    az_buf_puts(b, "  {\n");
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        const char *k = fields[i][0];
+        if (fields[i][1])
+            az_buf_printf(b, "    \"%s\": %s,\n", k, fields[i][1]);
+        else if (!strcmp(k, "gpu_info"))
+            az_buf_printf(b, "    \"%s\": \"%s\",\n", k, gpu);
+        else if (!strcmp(k, "n_prompt") || !strcmp(k, "n_gen"))
+            az_buf_printf(b, "    \"%s\": %d,\n", k, !strcmp(k, "n_prompt") ? n_prompt : n_gen);
+        else
+            az_buf_printf(b, "    \"%s\": %s,\n", k, avg_ts);
+    }
+    az_buf_puts(b, "    \"samples_ns\": [ 10805000000, 10809000000 ],\n"
+                   "    \"samples_ts\": [ 11.8459, 11.8415 ]\n  }");
+}
+
+static struct corr_result *llama_bench_json(const char *sub, const char *gpu, int tg_prompt)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "[\n");
+    llama_bench_json_test(&b, gpu, 512, 0, "1822.512000");
+    az_buf_puts(&b, ",\n");
+    llama_bench_json_test(&b, gpu, tg_prompt, 128, "11.842317");
+    az_buf_puts(&b, "\n]\n");
+    struct corr_result *r = fx_scan_one(sub, "llama-bench.json", b.data);
+    az_buf_free(&b);
+    return r;
+}
+
+/* A tg128 test at 11.84 tok/s over 16.4 GB of BF16 weights moves 194 GB/s: G5 on a GB10, read
+ * from the lines below the model's size ("after"). Near misses: the same numbers under a pp+tg
+ * test (n_prompt 512: its avg_ts counts prompt tokens, no sequence's decode rate), and the
+ * same file from an RTX 4090 (G5 is GB10's). */
+Test(capacity_groups, llama_bench_json_tg_test_at_the_ceiling_names_g5)
+{
+    struct corr_result *r = llama_bench_json("gb10", "NVIDIA GB10", 0);
+    cr_assert_str_eq(fx_verdict(r), "G5", "verdict %s (G5 %.2f)", fx_verdict(r), fx_conf(r, "G5"));
+    cr_expect(fx_cites(r, "G5", "G5.llama-bench-json-model-size"), "the size line is evidence");
+    corr_result_free(r);
+    r = llama_bench_json("pg", "NVIDIA GB10", 512);
+    cr_assert_lt(fx_conf(r, "G5"), 0.35, "pp+tg: G5 %.2f", fx_conf(r, "G5"));
+    corr_result_free(r);
+    r = llama_bench_json("rtx", "NVIDIA GeForce RTX 4090", 0);
+    cr_assert_str_neq(fx_verdict(r), "G5", "off GB10 no G5");
+    cr_assert_lt(fx_conf(r, "G5"), 0.35, "RTX 4090: G5 %.2f", fx_conf(r, "G5"));
+    corr_result_free(r);
+}
+
+/* genai-perf's profile_export_genai_perf.json (perf_analyzer 263c5f6, json_exporter.py:
+ * json.dumps(stats, indent=2); statistics.py: "unit" then "avg", p1..p99, min, max, std per
+ * metric) beside vLLM's weight size on a GB10: one user's 12.14 tokens/s over 16.4 GB moves
+ * 199 GB/s. `gap` lines stand between the per-user key and its avg: 0 is the printer's layout. */
+static struct corr_result *genai_perf_json(const char *sub, int gap, const char *avg,
+                                           const char *model, const char *list, int server_log)
+{
+    struct az_buf b = AZ_BUF_INIT;
+    az_buf_puts(&b, "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |       "
+                    "           N/A |\n"
+                    "(Worker pid=211) INFO 11-20 09:12:40 [gpu_model_runner.py:3112] Model "
+                    "loading took 15.2683 GiB memory and 41.220113 seconds\n");
+    if (server_log) fx_write(sub, "vllm.log", b.data);
+    az_buf_free(&b);
+    static const char *const pct[] = {"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"};
+    az_buf_puts(&b, "{\n  \"request_throughput\": {\n    \"unit\": \"requests/sec\",\n"
+                    "    \"avg\": 0.08001\n  },\n");
+    az_buf_puts(&b, "  \"output_token_throughput_per_user\": {\n"
+                    "    \"unit\": \"tokens/sec/user\",\n");
+    for (int i = 0; i < gap; i++) az_buf_printf(&b, "    \"%s\": 11.9%d,\n", pct[i], i);
+    az_buf_printf(&b, "    \"avg\": %s,\n", avg);
+    for (int i = gap; i < 9; i++) az_buf_printf(&b, "    \"%s\": 12.1%d,\n", pct[i], i);
+    az_buf_puts(&b, "    \"min\": 9.7,\n    \"max\": 14.6,\n    \"std\": 0.6\n  },\n"
+                    "  \"output_token_throughput\": {\n    \"unit\": \"tokens/sec\",\n"
+                    "    \"avg\": 190.4\n  },\n"
+                    "  \"input_config\": {\n");
+    az_buf_printf(&b, "    \"%s\": [\n      \"%s\"\n    ]\n  }\n}", list, model);
+    struct corr_result *r = fx_scan_one(sub, "profile_export_genai_perf.json", b.data);
+    az_buf_free(&b);
+    return r;
+}
+
+Test(capacity_groups, genai_perf_json_per_user_avg_below_its_key_names_g5)
+{
+    struct corr_result *r =
+        genai_perf_json("layout", 0, "12.136", "Qwen/Qwen3-8B", "model_names", 1);
+    cr_assert_str_eq(fx_verdict(r), "G5", "verdict %s (G5 %.2f)", fx_verdict(r), fx_conf(r, "G5"));
+    corr_result_free(r);
+    /* near miss: an "avg" three lines below the key (not where the printer puts the key's own)
+     * and the batch's aggregate avg (190 tokens/s: 3.1 TB/s, no sequence's rate) say nothing */
+    r = genai_perf_json("far", 1, "12.136", "Qwen/Qwen3-8B", "model_names", 1);
+    cr_assert_lt(fx_conf(r, "G5"), 0.35, "G5 %.2f", fx_conf(r, "G5"));
+    cr_assert_str_neq(fx_verdict(r), "G5");
+    corr_result_free(r);
+}
+
+/* The same export alone: the weights come from input_config's model id (json_exporter.py
+ * _merge_stats_and_args(): config.to_json_dict(), "model_names" with each id on the line below
+ * it): an 8B FP8 checkpoint is 8 GB, and one user's 23.5 tokens/s over it moves 188 GB/s. Near
+ * misses: an id with no quantization suffix gives no byte count, and the same FP8 id as a value
+ * of another key (not the line below "model_names") is not read. */
+Test(capacity_groups, genai_perf_json_model_id_below_model_names_gives_the_weights)
+{
+    const char *fp8 = "RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8";
+    struct corr_result *r = genai_perf_json("fp8", 0, "23.5", fp8, "model_names", 0);
+    cr_assert_str_eq(fx_verdict(r), "G5", "verdict %s (G5 %.2f)", fx_verdict(r), fx_conf(r, "G5"));
+    cr_expect(fx_cites(r, "G5", "G5.genai-perf-json-model-id"), "the id line is the evidence");
+    corr_result_free(r);
+    r = genai_perf_json("bf16", 0, "23.5", "Qwen/Qwen3-8B", "model_names", 0);
+    cr_expect_lt(fx_conf(r, "G5"), 0.35, "no dtype, no bytes: G5 %.2f", fx_conf(r, "G5"));
+    corr_result_free(r);
+    r = genai_perf_json("other-key", 0, "23.5", fp8, "extra_inputs", 0);
+    cr_expect_lt(fx_conf(r, "G5"), 0.35, "not below model_names: G5 %.2f", fx_conf(r, "G5"));
+    corr_result_free(r);
+}
+
 /* ggml's buffer failure (ggml-alloc.c: "%s: failed to allocate %s buffer of size %zu") on a GB10
  * (ggml-cuda.cu's device line "  Device %d: %s, compute capability %d.%d, VMM: %s, VRAM: %zu MiB"
  * places it): a 20 GiB buffer that does not fit is G3's question; a 120 GiB one is a model no

@@ -1043,3 +1043,61 @@ Test(drift, torch_without_cuda_on_windows_is_g9)
 {
     expect_verdict("win", NOT_COMPILED_TRACE_WIN, "G9");
 }
+
+/* cuDNN's own loader (closed source; libcudnn.so.8 dlopen()s its sub-libraries and prints "Could
+ * not load library %s. Error: %s" with glibc's dlerror() "%s: cannot open shared object file: No
+ * such file or directory", elf/dl-load.c; cuDNN for Windows "Could not locate %s. Please make sure
+ * it is in your library path!") beside the stack's CUDA generation (pip list's torch build tag, the
+ * Windows toolkit path). cuDNN 8 exists for CUDA 10.2-12 only: missing on a CUDA 13 stack it is the
+ * generation mismatch (G1, tests/realworld/README.md); on CUDA 12 it is a library not installed
+ * (C.missing-file, no gotcha). cuDNN 9 ships for CUDA 12 and 13 under one soname: missing, it
+ * names no generation. The driver's libcuda.so missing under cuDNN 8's loader (WSL) is no cuDNN. */
+static const char *cudnn_run(char *buf, size_t n, const char *torch, const char *line)
+{
+    snprintf(buf, n,
+             "$ pip list | grep -E 'torch|ctranslate2'\n"
+             "ctranslate2              4.4.0\n"
+             "torch                    %s\n"
+             "$ python transcribe.py talk.wav\n"
+             "%s\n"
+             "Aborted (core dumped)\n",
+             torch, line);
+    return buf;
+}
+
+#define CUDNN8_OPS                                                                                 \
+    "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open " \
+    "shared object file: No such file or directory"
+
+#define CUDNN8_WIN                                                                                 \
+    "PS C:\\asr> $env:CUDA_PATH\n"                                                                 \
+    "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\%s\n"                                  \
+    "PS C:\\asr> python app.py\n"                                                                  \
+    "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!\n"
+
+Test(drift, a_cudnn_of_another_cuda_generation_is_g1_only_on_a_cuda13_stack)
+{
+    char buf[1024];
+    struct corr_result *r =
+        scan_text("cu13", cudnn_run(buf, sizeof buf, "2.9.0+cu130", CUDNN8_OPS));
+    cr_expect_str_eq(fx_verdict(r), "G1", "cuDNN 8 on CUDA 13: %s", fx_verdict(r));
+    cr_expect_str_eq(first_sig(r), "C.missing-file.lib-loader-cannot-open", "got %s", first_sig(r));
+    corr_result_free(r);
+    expect_none_first("cu12", cudnn_run(buf, sizeof buf, "2.4.1+cu121", CUDNN8_OPS),
+                      "C.missing-file.lib-loader-cannot-open");
+    expect_verdict("cu13-cudnn9",
+                   cudnn_run(buf, sizeof buf, "2.9.0+cu130",
+                             "ImportError: libcudnn.so.9: cannot open shared object file: No such "
+                             "file or directory"),
+                   "none");
+    expect_none_first(
+        "cu13-wsl",
+        cudnn_run(buf, sizeof buf, "2.9.0+cu130",
+                  "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: "
+                  "cannot open shared object file: No such file or directory"),
+        "C.missing-file.lib-loader-cannot-open");
+    snprintf(buf, sizeof buf, CUDNN8_WIN, "v13.0");
+    expect_verdict("win-cu13", buf, "G1");
+    snprintf(buf, sizeof buf, CUDNN8_WIN, "v12.4");
+    expect_none_first("win-cu12", buf, "C.missing-file.win-library-locate");
+}

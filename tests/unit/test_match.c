@@ -204,6 +204,22 @@ Test(match, shipped_pack_examples_pass_check)
     match_pack_free(p);
 }
 
+/* A new stream whose records are the first match example of s's key, of that key's key and so
+ * on, root first: an "after" signature's examples are its value lines, which the scan counts
+ * only below their key's line (docs/patterns.md, "After"). Nothing is scanned for another. */
+static void after_prime(struct match_scanner *sc, const struct match_sig *s, enum tok_kind kind)
+{
+    if (s == NULL || s->after == NULL) {
+        if (s) match_scanner_begin_stream(sc);
+        return;
+    }
+    after_prime(sc, s->after, kind);
+    size_t n;
+    const char *const *ex = match_sig_examples(s->after, 1, &n);
+    cr_assert_gt(n, 0u, "%s: its key %s has no match example", s->id, s->after->id);
+    match_scanner_scan(sc, kind, ex[0], strlen(ex[0]), NULL, NULL);
+}
+
 /* The scan path (prefilter + kinds) must agree with the examples, not only the bare regex. */
 Test(match, shipped_pack_examples_agree_through_scan)
 {
@@ -219,6 +235,7 @@ Test(match, shipped_pack_examples_agree_through_scan)
         const char *const *ex = match_sig_examples(s, 1, &n);
         for (size_t e = 0; e < n; e++) {
             struct hits h = {0};
+            after_prime(sc, s, (enum tok_kind)kind);
             match_scanner_scan(sc, (enum tok_kind)kind, ex[e], strlen(ex[e]), collect, &h);
             if (!has_hit_of(&h, s)) {
                 bad++;
@@ -228,6 +245,7 @@ Test(match, shipped_pack_examples_agree_through_scan)
         ex = match_sig_examples(s, 0, &n);
         for (size_t e = 0; e < n; e++) {
             struct hits h = {0};
+            after_prime(sc, s, (enum tok_kind)kind);
             match_scanner_scan(sc, (enum tok_kind)kind, ex[e], strlen(ex[e]), collect, &h);
             if (has_hit_of(&h, s)) {
                 bad++;
@@ -1648,4 +1666,192 @@ Test(match, every_shipped_gotcha_carries_preflight)
     }
     cr_expect_eq(numbered, 10, "numbered gotchas: %zu", numbered);
     match_pack_free(p);
+}
+
+/* ---- "after": a value line counted only below its key line ---- */
+
+/* genai-perf's profile_export_genai_perf.json (perf_analyzer 263c5f6,
+ * export_data/json_exporter.py: json.dumps(stats, indent=2); metrics/statistics.py puts "unit"
+ * before "avg" in each metric's dict): the mean inter-token latency sits two lines below its
+ * metric's key, and the same "avg" line ends every other metric too. */
+#define ITL_KEY  "  \"inter_token_latency\": {"
+#define ITL_UNIT "    \"unit\": \"ms\","
+#define ITL_AVG  "    \"avg\": 82.40131578947368,"
+#define TTFT_KEY "  \"time_to_first_token\": {"
+
+static struct match_pack *after_pack(const char *within)
+{
+    char extra[256];
+    snprintf(extra, sizeof extra,
+             " \"facts\": {\"ms\": \"number\"}, \"after\": {\"sig\": \"G3.itl-key\", "
+             "\"within\": %s},",
+             within);
+    char sigs[4096];
+    snprintf(sigs, sizeof sigs, "%s,\n%s",
+             sig_json("G3.itl-key", "^\\\\s*.inter_token_latency.: \\\\{$", NULL,
+                      "  \\\"inter_token_latency\\\": {", "  \\\"time_to_first_token\\\": {"),
+             sig_json("G3.itl-avg", "^\\\\s*.avg.: (?<ms>[0-9]+(?:\\\\.[0-9]+)?),$", extra,
+                      "    \\\"avg\\\": 82.40131578947368,", "    \\\"p99\\\": 90.1,"));
+    struct match_pack *p = NULL;
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(load1(write_pack("after", "g3.json", g3_pack(sigs)), &p, &err), AZ_OK, "%s",
+                 err.data ? err.data : "");
+    az_buf_free(&err);
+    return p;
+}
+
+/* Scan lines as one stream; the hits of signature id, their first fact in *num. */
+static size_t after_hits(struct match_scanner *sc, const char *const *lines, size_t n,
+                         const char *id, double *num)
+{
+    size_t got = 0;
+    match_scanner_begin_stream(sc);
+    for (size_t i = 0; i < n; i++) {
+        struct hits h = {0};
+        match_scanner_scan(sc, TOK_KIND_TEXT, lines[i], strlen(lines[i]), collect, &h);
+        for (size_t k = 0; k < h.n; k++)
+            if (!strcmp(h.ids[k], id)) {
+                got++;
+                if (num) *num = h.num[k];
+            }
+    }
+    return got;
+}
+
+Test(match, after_counts_the_value_line_within_n_records_below_its_key)
+{
+    struct match_pack *p = after_pack("2");
+    struct match_scanner *sc = match_scanner_new(p);
+    double ms = 0;
+    const char *const laid_out[] = {
+        TTFT_KEY, "    \"unit\": \"ms\",", "    \"avg\": 95.1,", "  },", ITL_KEY, ITL_UNIT,
+        ITL_AVG,  "    \"p1\": 80.0,"};
+    cr_expect_eq(after_hits(sc, laid_out, 8, "G3.itl-key", NULL), 1);
+    cr_expect_eq(after_hits(sc, laid_out, 8, "G3.itl-avg", &ms), 1, "only the ITL's avg");
+    cr_expect_float_eq(ms, 82.40131578947368, 1e-9);
+    /* the value line alone: another metric's avg names no key */
+    const char *const alone[] = {TTFT_KEY, ITL_UNIT, ITL_AVG};
+    cr_expect_eq(after_hits(sc, alone, 3, "G3.itl-avg", NULL), 0);
+    /* three records below the key is outside a window of 2 */
+    const char *const far[] = {ITL_KEY, ITL_UNIT, "    \"p1\": 80.0,", ITL_AVG};
+    cr_expect_eq(after_hits(sc, far, 4, "G3.itl-key", NULL), 1, "the key was read");
+    cr_expect_eq(after_hits(sc, far, 4, "G3.itl-avg", NULL), 0);
+    match_scanner_free(sc);
+    match_pack_free(p);
+    /* the same records with a window of 3 */
+    p = after_pack("3");
+    sc = match_scanner_new(p);
+    cr_expect_eq(after_hits(sc, far, 4, "G3.itl-avg", NULL), 1);
+    match_scanner_free(sc);
+    match_pack_free(p);
+}
+
+Test(match, after_looks_back_within_one_stream_only)
+{
+    struct match_pack *p = after_pack("2");
+    struct match_scanner *sc = match_scanner_new(p);
+    struct hits h = {0};
+    match_scanner_begin_stream(sc);
+    match_scanner_scan(sc, TOK_KIND_TEXT, ITL_KEY, strlen(ITL_KEY), collect, &h);
+    cr_assert_eq(h.n, 1, "the key was read");
+    match_scanner_begin_stream(sc); /* the next file */
+    h.n = 0;
+    match_scanner_scan(sc, TOK_KIND_TEXT, ITL_AVG, strlen(ITL_AVG), collect, &h);
+    cr_expect_eq(h.n, 0, "a key of another file does not count");
+    match_scanner_free(sc);
+    match_pack_free(p);
+}
+
+/* One record that matches both the key and its value counts the key for the records below it,
+ * not for itself (the key must come first). */
+Test(match, after_key_on_the_same_record_is_not_before_it)
+{
+    const char *sigs =
+        "{\"id\": \"G3.k\", \"kinds\": [\"any\"], \"strength\": \"context\", "
+        "\"regex\": \"n_prompt.: 0\", \"examples\": {\"match\": [\"n_prompt: 0\"], "
+        "\"no_match\": [\"n_prompt: 512\"]}, \"sources\": [\"test\"]},\n"
+        "{\"id\": \"G3.v\", \"kinds\": [\"any\"], \"strength\": \"context\", "
+        "\"regex\": \"n_gen.: [1-9]\", \"after\": {\"sig\": \"G3.k\", \"within\": 1},"
+        " \"examples\": {\"match\": [\"n_gen: 128\"], \"no_match\": [\"n_gen: 0\"]},"
+        " \"sources\": [\"test\"]}";
+    struct match_pack *p = NULL;
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(load1(write_pack("same", "g3.json", g3_pack(sigs)), &p, &err), AZ_OK, "%s",
+                 err.data ? err.data : "");
+    struct match_scanner *sc = match_scanner_new(p);
+    /* llama-bench's -o jsonl puts both on one line (jsonl_printer): no line above it */
+    const char *const one[] = {"{\"n_prompt\": 0, \"n_gen\": 128, \"avg_ts\": 11.8}"};
+    cr_expect_eq(after_hits(sc, one, 1, "G3.k", NULL), 1, "the key was read");
+    cr_expect_eq(after_hits(sc, one, 1, "G3.v", NULL), 0);
+    /* the same record twice: the first one is above the second */
+    const char *const two[] = {one[0], one[0]};
+    cr_expect_eq(after_hits(sc, two, 2, "G3.v", NULL), 1);
+    match_scanner_free(sc);
+    match_pack_free(p);
+    az_buf_free(&err);
+}
+
+/* Matching ahead (match_scanner_prepare() on a worker, replay in order) gives the same hits as
+ * the direct scan: the condition is checked where hits are delivered, in record order. */
+Test(match, after_prepared_replay_agrees_with_the_scan)
+{
+    struct match_pack *p = after_pack("2");
+    struct match_scanner *direct = match_scanner_new(p), *ahead = match_scanner_new(p),
+                         *replay = match_scanner_new(p);
+    struct match_batch *mb = match_batch_new();
+    const char *const lines[] = {TTFT_KEY, ITL_UNIT, ITL_AVG, ITL_KEY,
+                                 ITL_UNIT, ITL_AVG,  ITL_AVG, ITL_AVG};
+    for (size_t i = 0; i < 8; i++)
+        match_scanner_prepare(ahead, TOK_KIND_TEXT, lines[i], strlen(lines[i]), mb);
+    match_scanner_begin_stream(direct);
+    match_scanner_begin_stream(replay);
+    size_t want = 0, got = 0;
+    for (size_t i = 0; i < 8; i++) {
+        size_t len = strlen(lines[i]);
+        struct hits a = {0}, b = {0};
+        want += match_scanner_scan(direct, TOK_KIND_TEXT, lines[i], len, collect, &a);
+        got += match_scanner_replay(replay, mb, i, lines[i], len, NULL, collect, &b);
+        cr_expect_eq(a.n, b.n, "record %zu: %zu direct, %zu replayed", i, a.n, b.n);
+    }
+    cr_expect_eq(want, 2, "the key and its avg two below it (the later ones are outside): %zu",
+                 want);
+    cr_expect_eq(got, want);
+    match_batch_free(mb);
+    match_scanner_free(direct);
+    match_scanner_free(ahead);
+    match_scanner_free(replay);
+    match_pack_free(p);
+}
+
+Test(match, error_after_names_its_problem)
+{
+    const char *key = sig_json("G3.k", "n_prompt.: 0", NULL, "n_prompt: 0", "n_prompt: 5");
+    char sigs[4096];
+    snprintf(sigs, sizeof sigs, "%s,\n%s", key,
+             sig_json("G3.v", "n_gen", " \"after\": {\"sig\": \"G3.nope\", \"within\": 1},",
+                      "n_gen: 1", "n_ge"));
+    char *e = load_error(write_pack("a1", "g3.json", g3_pack(sigs)));
+    cr_expect(strstr(e, "G3.v: after \"G3.nope\": no such signature") != NULL, "%s", e);
+    free(e);
+    snprintf(sigs, sizeof sigs, "%s,\n%s", key,
+             sig_json("G3.v", "n_gen", " \"after\": {\"sig\": \"G3.k\", \"within\": 0},",
+                      "n_gen: 1", "n_ge"));
+    e = load_error(write_pack("a2", "g3.json", g3_pack(sigs)));
+    cr_expect(strstr(e, "\"within\" must be a whole number of records, 1 to 1000") != NULL, "%s",
+              e);
+    free(e);
+    snprintf(sigs, sizeof sigs, "%s",
+             sig_json("G3.v", "n_gen", " \"after\": {\"sig\": \"G3.v\", \"within\": 1},",
+                      "n_gen: 1", "n_ge"));
+    e = load_error(write_pack("a3", "g3.json", g3_pack(sigs)));
+    cr_expect(strstr(e, "G3.v: after itself") != NULL, "%s", e);
+    free(e);
+    snprintf(sigs, sizeof sigs, "%s,\n%s",
+             sig_json("G3.k", "n_prompt", " \"after\": {\"sig\": \"G3.v\", \"within\": 1},",
+                      "n_prompt: 0", "n_prom"),
+             sig_json("G3.v", "n_gen", " \"after\": {\"sig\": \"G3.k\", \"within\": 1},",
+                      "n_gen: 1", "n_ge"));
+    e = load_error(write_pack("a4", "g3.json", g3_pack(sigs)));
+    cr_expect(strstr(e, "\"after\" chain comes back to itself") != NULL, "%s", e);
+    free(e);
 }
