@@ -1101,3 +1101,23 @@ Test(drift, a_cudnn_of_another_cuda_generation_is_g1_only_on_a_cuda13_stack)
     snprintf(buf, sizeof buf, CUDNN8_WIN, "v12.4");
     expect_none_first("win-cu12", buf, "C.missing-file.win-library-locate");
 }
+
+/* glibc's one dlerror() message ("%s: %s" of elf/dl-lookup.c's "undefined symbol: %s") broken
+ * after "undefined symbol:" by a console or a copy: the object and the label on one line, the
+ * mangled torch name alone below. Read together they are G9.torch-cpp-abi's message; the bare
+ * name alone names nothing. */
+Test(drift, an_undefined_torch_symbol_wrapped_after_its_label_is_g9)
+{
+    const char *sym = "  _ZN3c1010ValueErrorC1ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11"
+                      "char_traitsIcESaIcEEE\n";
+    char text[512];
+    snprintf(text, sizeof text,
+             "ImportError: /opt/venv/lib/python3.11/site-packages/geomext/libgeomext.so: "
+             "undefined symbol:\n%s",
+             sym);
+    struct corr_result *r = scan_text("wrapped-label", text);
+    cr_expect_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
+    cr_expect(fx_cites(r, "G9", "G9.torch-symbol-wrapped"), "the symbol line is evidence");
+    corr_result_free(r);
+    expect_verdict("bare-symbol", sym, "none");
+}
