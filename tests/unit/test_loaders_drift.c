@@ -1121,3 +1121,22 @@ Test(drift, an_undefined_torch_symbol_wrapped_after_its_label_is_g9)
     corr_result_free(r);
     expect_verdict("bare-symbol", sym, "none");
 }
+
+/* ONNX Runtime's Windows loader (onnxruntime/core/platform/windows/env.cc LoadDynamicLibrary:
+ * "LoadLibrary failed with error " << code << " \"" << message << "\" when trying to load \""
+ * << path << "\"", logged by provider_bridge_ort.cc) is the run's missing file; an access
+ * refusal (error 5) is not. */
+Test(drift, onnxruntime_provider_loadlibrary_failure_is_a_missing_file)
+{
+    expect_none_first("ort-126",
+                      "D:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1637 "
+                      "onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : "
+                      "LoadLibrary failed with error 126 \"\" when trying to load "
+                      "\"C:\\app\\ort\\lib\\onnxruntime_providers_cuda.dll\"\n",
+                      "C.missing-file.ort-loadlibrary");
+    struct corr_result *r =
+        scan_text("ort-5", "LoadLibrary failed with error 5 \"Access is "
+                           "denied.\" when trying to load \"C:\\app\\x.dll\"\n");
+    cr_expect_str_neq(first_sig(r), "C.missing-file.ort-loadlibrary", "error 5 is no missing file");
+    corr_result_free(r);
+}
