@@ -1140,3 +1140,19 @@ Test(drift, onnxruntime_provider_loadlibrary_failure_is_a_missing_file)
     cr_expect_str_neq(first_sig(r), "C.missing-file.ort-loadlibrary", "error 5 is no missing file");
     corr_result_free(r);
 }
+
+/* transformers' AutoConfig (models/auto/configuration_auto.py: "The checkpoint you are trying
+ * to load has model type `{model_type}` but Transformers does not recognize this architecture.
+ * ...") behind pydantic's "Value error, {error}" in vLLM's config validation: a transformers
+ * too old for the model is the run's first error, none of the ten. */
+Test(drift, transformers_too_old_for_the_model_type_is_the_first_error)
+{
+    expect_none_first("unknown-model-type",
+                      "  Value error, The checkpoint you are trying to load has model type "
+                      "`glm4_moe_lite` but Transformers does not recognize this architecture. "
+                      "This could be because of an issue with the checkpoint, or because your "
+                      "version of Transformers is out of date. [type=value_error, "
+                      "input_value=ArgsKwargs((), {'model': '/models/glm'}), "
+                      "input_type=ArgsKwargs]\n",
+                      "C.python-exception.unknown-model-type");
+}
