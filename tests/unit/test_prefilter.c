@@ -174,3 +174,40 @@ Test(prefilter, head_check_never_decides_alone)
     cr_expect_gt(aliased, 10, "only %zu aliased bytes: is the shipped pack loaded?", aliased);
     match_pack_free(p);
 }
+
+/* False probe hits (a probe whose window verified no literal) that one record draws. */
+static uint64_t false_probes(const struct match_pack *p, const char *line)
+{
+    struct match_scanner *sc = match_scanner_new(p);
+    size_t n = 0;
+    match_scanner_scan(sc, TOK_KIND_TRAIN, line, strlen(line), no_hit, &n);
+    struct match_probe_stats ps = {0};
+    match_scanner_probe_stats(sc, &ps);
+    match_scanner_free(sc);
+    return ps.false_probes;
+}
+
+/*
+ * A literal's key window is scored by how often the pack's example lines hold it, a series
+ * signature's match lines weighing SERIES_EXAMPLE_WEIGHT lines each (match_search.c): they are
+ * the lines a log repeats, so a window in them draws a probe on every such line. vLLM's metrics
+ * line (vllm/engine/metrics.py LoggingStatLogger.log(), 0.6: "Avg prompt throughput: %.1f
+ * tokens/s, Avg generation throughput: %.1f tokens/s, Running: %d reqs, Swapped: %d reqs,
+ * Pending: %d reqs, GPU KV cache usage: %.1f%%, CPU KV cache usage: %.1f%%.", past its logger
+ * prefix) drew 9 false probes with every example line counted once ("kv c" of "KV cache
+ * memory", "age:" of "token usage:", "reqs" of "Running: 1 reqs"), and HF Trainer's log dict 2
+ * ("'los" of "'loss': nan", "m': " of "'grad_norm': nan"); now 3 and none.
+ */
+Test(prefilter, series_lines_draw_few_false_probes)
+{
+    struct match_pack *p = load_pack();
+    cr_expect_leq(false_probes(p, "Avg prompt throughput: 1182.8 tokens/s, Avg generation "
+                                  "throughput: 9.9 tokens/s, Running: 12 reqs, Swapped: 0 "
+                                  "reqs, Pending: 1 reqs, GPU KV cache usage: 83.2%, CPU KV "
+                                  "cache usage: 0.0%."),
+                  4);
+    cr_expect_eq(false_probes(p, "{'loss': 1.2834, 'grad_norm': 3.134687, 'learning_rate': "
+                                 "6.0e-05, 'epoch': 1.45}"),
+                 0);
+    match_pack_free(p);
+}
