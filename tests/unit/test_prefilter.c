@@ -174,3 +174,133 @@ Test(prefilter, head_check_never_decides_alone)
     cr_expect_gt(aliased, 10, "only %zu aliased bytes: is the shipped pack loaded?", aliased);
     match_pack_free(p);
 }
+
+/* The signatures whose regex matched a record (match_scanner_scan()'s hits), by pack index. */
+static void mark_hit(void *ctx, const struct match_hit *h)
+{
+    ((unsigned char *)ctx)[h->sig->index] = 1;
+}
+
+/*
+ * The lines a healthy training log is made of, one of each, must not make a signature outside
+ * the series family a candidate unless its regex matches them: such a signature's literal is
+ * then a factor common to every line of its kind, and its regex runs (and misses) on each of
+ * millions of lines. Series signatures are meant to read these lines (sampled). The lines:
+ * python logging's format of HF's example scripts ("%(asctime)s - %(levelname)s - %(name)s -
+ * %(message)s", transformers examples/pytorch/language-modeling/run_clm.py), Trainer's log dict
+ * (transformers/trainer.py Trainer.log(), `print(output)` of the logs dict), an `nvidia-smi
+ * --query-gpu=timestamp,power.draw,temperature.gpu,clocks.sm,utilization.gpu,memory.used
+ * --format=csv,noheader` row on GB10 (memory.used [N/A]), a pip freeze row and a tqdm refresh
+ * (tests/bench/genlog.c's shapes). Before the literals were tightened, G9.uv-removed (" - "),
+ * C.nan-loss.* ("loss", "'loss':", "grad_norm"), G3.smi-csv-na ("[N/A]"), CTX.gpu-process.
+ * smi-row ("N/A"), G1.torch-wheel-cu12 and CTX.cuda.torch-pip ("torch") ran on them.
+ */
+Test(prefilter, healthy_lines_wake_no_signature_that_misses_them)
+{
+    static const char *const lines[] = {
+        "2026-11-29 10:00:37,493 - INFO - accelerate.utils - Configuration saved in "
+        "/workspace/out/config.json",
+        "2026-11-29 10:27:02,398 - INFO - torch.distributed.run - Starting elastic_operator",
+        "2026-11-29 10:23:44,993 - INFO - transformers.trainer - ***** Running training *****",
+        "{'loss': 1.2834, 'grad_norm': 3.134687, 'learning_rate': 6.0e-05, 'epoch': 1.45}",
+        "2026/11/29 10:04:22.493, 62.30 W, 56, 2105 MHz, 4 %, [N/A]",
+        "torch==2.9.0",
+        " 37%|###5      | 3525/9375 [01:52<58:07,  3.47it/s]",
+    };
+    struct match_pack *p = load_pack();
+    struct match_scanner *sc = match_scanner_new(p);
+    unsigned char *hit = calloc(p->nsigs, 1);
+    cr_assert(hit);
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        const char *line = lines[i];
+        memset(hit, 0, p->nsigs);
+        match_scanner_scan(sc, TOK_KIND_TRAIN, line, strlen(line), mark_hit, hit);
+        for (size_t k = 0; k < p->nsigs; k++) {
+            const struct match_sig_priv *sg = p->sigs[k];
+            const struct match_entry *e = sg->pub.entry;
+            if ((e && e->family == MATCH_FAMILY_SERIES) || hit[k]) continue;
+            for (size_t j = 0; j < sg->nliterals; j++)
+                cr_expect(!match_contains_lower(line, strlen(line), sg->literals[j],
+                                                strlen(sg->literals[j])),
+                          "%s's literal '%s' is in '%s', which its regex does not match",
+                          sg->pub.id, sg->literals[j], line);
+        }
+    }
+    free(hit);
+    match_scanner_free(sc);
+    match_pack_free(p);
+}
+
+/* False probe hits (a probe whose window verified no literal) that one record draws. */
+static uint64_t false_probes(const struct match_pack *p, const char *line)
+{
+    struct match_scanner *sc = match_scanner_new(p);
+    size_t n = 0;
+    match_scanner_scan(sc, TOK_KIND_TRAIN, line, strlen(line), no_hit, &n);
+    struct match_probe_stats ps = {0};
+    match_scanner_probe_stats(sc, &ps);
+    match_scanner_free(sc);
+    return ps.false_probes;
+}
+
+/*
+ * A literal's key window is scored by how often the pack's example lines hold it, a series
+ * signature's match lines weighing SERIES_EXAMPLE_WEIGHT lines each (match_search.c): they are
+ * the lines a log repeats, so a window in them draws a probe on every such line. vLLM's metrics
+ * line (vllm/engine/metrics.py LoggingStatLogger.log(), 0.6: "Avg prompt throughput: %.1f
+ * tokens/s, Avg generation throughput: %.1f tokens/s, Running: %d reqs, Swapped: %d reqs,
+ * Pending: %d reqs, GPU KV cache usage: %.1f%%, CPU KV cache usage: %.1f%%.", past its logger
+ * prefix) drew 9 false probes with every example line counted once ("kv c" of "KV cache
+ * memory", "age:" of "token usage:", "reqs" of "Running: 1 reqs"), and HF Trainer's log dict 2
+ * ("'los" of "'loss': nan", "m': " of "'grad_norm': nan"); now 3 and none.
+ */
+Test(prefilter, series_lines_draw_few_false_probes)
+{
+    struct match_pack *p = load_pack();
+    cr_expect_leq(false_probes(p, "Avg prompt throughput: 1182.8 tokens/s, Avg generation "
+                                  "throughput: 9.9 tokens/s, Running: 12 reqs, Swapped: 0 "
+                                  "reqs, Pending: 1 reqs, GPU KV cache usage: 83.2%, CPU KV "
+                                  "cache usage: 0.0%."),
+                  4);
+    cr_expect_eq(false_probes(p, "{'loss': 1.2834, 'grad_norm': 3.134687, 'learning_rate': "
+                                 "6.0e-05, 'epoch': 1.45}"),
+                 0);
+    match_pack_free(p);
+}
+
+/*
+ * Python logging's lines as HF's example scripts print them ("%(asctime)s - %(levelname)s -
+ * %(name)s - %(message)s", transformers examples/pytorch/language-modeling/run_clm.py; the
+ * messages of transformers' configuration_utils.py / modeling_utils.py save_pretrained():
+ * "Configuration saved in {output_config_file}", "Model weights saved in {output_model_file}")
+ * fill a training log. No literal may be keyed by a window they hold unless they hold the
+ * literal too: each such window is a false probe on every line. They were: "- in" of
+ * G10.nccl-init-ranks' "- Init START" (now " nranks "), "gura" of G7's "for this configuration.
+ * Reason: [" (now ". Reason: ["), "ed i" of C.nan-loss.message's "Detected inf" (now "Detected
+ * inf in" / "Detected inf loss").
+ */
+Test(prefilter, python_logging_lines_hold_no_key_window)
+{
+    static const char *const lines[] = {
+        "2026-11-29 10:00:37,493 - INFO - __main__ - Configuration saved in "
+        "/workspace/out/config.json",
+        "2026-11-29 10:00:39,002 - INFO - __main__ - Model weights saved in "
+        "/workspace/out/model.safetensors",
+    };
+    struct match_pack *p = load_pack();
+    const struct match_searcher *w = &p->search;
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        const char *line = lines[i];
+        size_t n = strlen(line);
+        for (size_t k = 0; k < w->nlits; k++) {
+            const struct match_lit *l = &w->lits[k];
+            if (l->len < 4) continue; /* a 3-byte literal has no window of its own */
+            const char *win = (const char *)l->s + l->key_off;
+            if (!match_contains_lower(line, n, win, 4)) continue;
+            cr_expect(match_contains_lower(line, n, (const char *)l->s, l->len),
+                      "literal '%.*s' is keyed by '%.4s', which '%s' holds without it", (int)l->len,
+                      (const char *)l->s, win, line);
+        }
+    }
+    match_pack_free(p);
+}
