@@ -201,12 +201,12 @@ cli-test: $(BIN)
 #                       the reports it reads are report_golden_*'s, which repeat
 #   html_browser, batch_html_browser   chromium's time; their pages are built by
 #                       report_golden_lanes and batch_html, which repeat
-#   live_*              the subject is the live commands on a stand-in host (deadlines, signals),
-#                       their goldens mask what varies; not a report of a log
+#   live_*, preflight_legacy   the subject is the live commands on a stand-in host (deadlines,
+#                       signals), their goldens mask what varies; not a report of a log
 # (issue 21 item 13: make test under 4 minutes; these were 106 of the pass's 156 CPU seconds)
 REPEAT_SKIP := scan_jobs report_schema first_hour html_browser batch_html_browser \
                live_collect live_preflight live_preflight_host live_record live_record_signals \
-               live_usage
+               live_usage preflight_legacy
 cli-repeat: $(BIN)
 	GOTCHA_BIN=$(abspath $(BIN)) sh tests/cli/run.sh $(filter-out $(REPEAT_SKIP),$(CLI_TESTS))
 
@@ -220,12 +220,13 @@ cli-repeat: $(BIN)
 #   installed_pack      installs the binary itself (make install into a temp DESTDIR), then runs it
 #   html_browser, batch_html_browser   the time goes to chromium, not gotcha (the page they load
 #                       is built under memcheck by report_golden_lanes and batch_html)
-#   live_preflight_host a PATH of stand-in tools only (valgrind is not on it) and 1 s deadlines
+#   live_preflight_host, preflight_legacy   a PATH of stand-in tools only (valgrind is not on
+#                       it) and 1 s deadlines
 # `make test` runs VALGRIND_SUBSET, a representative few (~1 min on 2 cores): each pipeline stage
 # and report format (text, md, json, html), archives and bombs, batch, the live commands' usage
 # paths; the whole pass took ~5 min of make test's 9 (issue 21 item 13).
 VALGRIND_SKIP  := scan_jobs report_schema installed_pack html_browser batch_html_browser \
-                  live_preflight_host
+                  live_preflight_host preflight_legacy
 VALGRIND_SUBSET := report_golden_g4 report_golden_g9_md report_golden_none_json report_hostile \
                    stage_ingest batch_discovery exit_codes live_usage bad_format
 CLI_TESTS      := $(filter-out run,$(basename $(notdir $(wildcard tests/cli/*.sh))))

@@ -1044,6 +1044,7 @@ static int read_small_file(const char *path, struct az_buf *b)
 
 static void load_preflight(struct match_loader *ld, json_t *pf);
 static void load_vocabulary(struct match_loader *ld, json_t *voc);
+static void load_name_hints(struct match_loader *ld, json_t *nh);
 
 static void load_file(struct match_loader *ld, const char *path)
 {
@@ -1069,11 +1070,13 @@ static void load_file(struct match_loader *ld, const char *path)
     if (!json_is_object(root)) {
         match_ld_problem(ld, "file", "must be a JSON object {\"entries\": [...]}");
     } else {
-        static const char *const top_fields[] = {"entries",   "catalogues", "platforms",
-                                                 "preflight", "vocabulary", NULL};
+        static const char *const top_fields[] = {
+            "entries", "catalogues", "platforms", "preflight", "vocabulary", "name-hints", NULL};
         match_ld_fields(ld, "file", root, top_fields);
         json_t *voc = json_object_get(root, "vocabulary");
         if (voc) load_vocabulary(ld, voc);
+        json_t *nh = json_object_get(root, "name-hints");
+        if (nh) load_name_hints(ld, nh);
         json_t *pf = json_object_get(root, "preflight");
         if (pf) load_preflight(ld, pf);
         json_t *plat = json_object_get(root, "platforms");
@@ -1136,6 +1139,64 @@ static void load_vocabulary(struct match_loader *ld, json_t *voc)
             tv->words[l][tv->n[l]++] = match_ld_own(ld->p, json_string_value(w));
         }
     }
+}
+
+/* One {"part", "kind"} of "name-hints" into *h; 0 (reported) when it is not one. */
+static int name_hint_of(struct match_loader *ld, json_t *o, struct tok_name_hint *h)
+{
+    static const char *const fields[] = {"part", "kind", NULL};
+    if (!json_is_object(o)) {
+        match_ld_problem(ld, "name-hints", "each hint must be an object {\"part\", \"kind\"}");
+        return 0;
+    }
+    match_ld_fields(ld, "name-hints", o, fields);
+    const char *part = match_ld_str(ld, "name-hints", o, "part", 1),
+               *kind = match_ld_str(ld, "name-hints", o, "kind", 1);
+    if (!part || !kind) return 0;
+    int k = tok_kind_from_name(kind);
+    if (k < 0) {
+        match_ld_problem(ld, "name-hints", "\"%s\": unknown kind \"%s\"", part, kind);
+        return 0;
+    }
+    int upper = 0;
+    for (const char *c = part; *c; c++) upper |= *c >= 'A' && *c <= 'Z';
+    if (!*part || upper) {
+        match_ld_problem(ld, "name-hints",
+                         "\"%s\": a part must be non-empty and lower case (names are "
+                         "matched lower-cased)",
+                         part);
+        return 0;
+    }
+    h->part = match_ld_own(ld->p, part);
+    h->kind = (enum tok_kind)k;
+    return 1;
+}
+
+/* "name-hints": {"why": "...", "hints": [{"part": "dmesg", "kind": "kernel"}, ...]}: the kinds
+ * base names suggest (tok.h), tried in order; a later file's hints (a site pack's) go before
+ * those of earlier files, so a site can refine a shipped hint. */
+static void load_name_hints(struct match_loader *ld, json_t *nh)
+{
+    static const char *const fields[] = {"why", "hints", NULL};
+    if (!json_is_object(nh)) {
+        match_ld_problem(ld, "name-hints", "must be an object {\"why\", \"hints\": [...]}");
+        return;
+    }
+    match_ld_fields(ld, "name-hints", nh, fields);
+    match_ld_str(ld, "name-hints", nh, "why", 1);
+    json_t *list = json_object_get(nh, "hints");
+    if (!json_is_array(list) || !json_array_size(list)) {
+        match_ld_problem(ld, "name-hints", "\"hints\" must be a non-empty list");
+        return;
+    }
+    struct tok_vocab *tv = &ld->p->vocab;
+    size_t m = json_array_size(list), got = 0, i;
+    az_grow((void **)&tv->hints, &ld->p->hints_cap, tv->nhints + m, sizeof *tv->hints);
+    memmove(tv->hints + m, tv->hints, tv->nhints * sizeof *tv->hints);
+    json_t *o;
+    json_array_foreach(list, i, o) got += (size_t)name_hint_of(ld, o, &tv->hints[got]);
+    if (got < m) memmove(tv->hints + got, tv->hints + m, tv->nhints * sizeof *tv->hints);
+    tv->nhints += got;
 }
 
 const struct tok_vocab *match_pack_vocab(const struct match_pack *p)
@@ -1432,6 +1493,7 @@ void match_pack_free(struct match_pack *p)
     free(p->pf_json);
     free(p->pf_files);
     for (size_t i = 0; i < TOK_VOCAB_COUNT; i++) free(p->vocab.words[i]);
+    free(p->vocab.hints);
     for (size_t i = 0; i < p->nblocks; i++) free(p->blocks[i]);
     free(p->blocks);
     free(p->sigs);

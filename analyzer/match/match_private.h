@@ -142,8 +142,9 @@ struct match_pack {
     const char **pf_files;
     size_t npf, cap_pf;
     size_t nplatforms, cap_platforms;
-    struct tok_vocab vocab; /* "vocabulary" of every file, appended in load order */
-    size_t vocab_cap[TOK_VOCAB_COUNT];
+    struct tok_vocab vocab; /* "vocabulary" of every file, appended in load order, and
+                             * "name-hints", a later file's first */
+    size_t vocab_cap[TOK_VOCAB_COUNT], hints_cap;
 };
 
 static inline const struct match_sig_priv *match_sig_priv_of(const struct match_sig *s)

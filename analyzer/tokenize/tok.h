@@ -52,9 +52,18 @@ enum tok_vocab_list {
     TOK_VOCAB_COUNT
 };
 
+/* A file-name hint ("name-hints" in the pack): a base name holding part (lower case, matched
+ * against the lower-cased name) suggests kind. */
+struct tok_name_hint {
+    const char *part; /* borrowed (the pack's string) */
+    enum tok_kind kind;
+};
+
 struct tok_vocab {
     const char **words[TOK_VOCAB_COUNT]; /* borrowed (the pack's strings) */
     size_t n[TOK_VOCAB_COUNT];
+    struct tok_name_hint *hints; /* tried in order, the first part the name holds wins */
+    size_t nhints;
 };
 
 /* The list's name in the pack ("pip-lines"); NULL out of range. */
@@ -62,8 +71,9 @@ const char *tok_vocab_name(enum tok_vocab_list l);
 
 /**
  * tok_classify() : the kind of a member from its first bytes (head, up to 64 KiB) and its base
- * name (may be NULL or empty; a hint only). vocab: the pack's word lists (borrowed; NULL: none,
- * so only the shapes written in C count).
+ * name (may be NULL or empty; a hint only, through vocab's name hints). vocab: the pack's word
+ * lists and name hints (borrowed; NULL: none, so only the shapes written in C count and the name
+ * says nothing).
  */
 enum tok_kind tok_classify(const struct tok_vocab *vocab, const char *name, const char *head,
                            size_t len);

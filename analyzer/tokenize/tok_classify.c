@@ -425,49 +425,17 @@ static void score_shapes(struct classify_state *st, const char *l, size_t n, int
     shape_stamp(st, l, n, b);
 }
 
-/* The kind a base name suggests, TOK_KIND_COUNT when none. */
-static enum tok_kind kind_from_name(const char *name)
+/* The kind a base name suggests, TOK_KIND_COUNT when none: the first of the pack's name hints
+ * (vocab->hints, in order) whose part the lower-cased name holds. */
+static enum tok_kind kind_from_name(const struct tok_vocab *vocab, const char *name)
 {
-    if (!name || !*name) return TOK_KIND_COUNT;
+    if (!vocab || !vocab->nhints || !name || !*name) return TOK_KIND_COUNT;
     char low[256];
     size_t n = 0;
     for (; name[n] && n + 1 < sizeof low; n++) low[n] = (char)lower((unsigned char)name[n]);
     low[n] = '\0';
-    static const struct {
-        const char *needle;
-        enum tok_kind kind;
-    } hints[] = {
-        {"preflight", TOK_KIND_PREFLIGHT},
-        {"dmon", TOK_KIND_SMI_DMON},
-        {"smi.csv", TOK_KIND_SMI_CSV},
-        {"smi.xml", TOK_KIND_SMI_XML},
-        {"smi-q", TOK_KIND_SMI_Q},
-        {"smi_q", TOK_KIND_SMI_Q},
-        {"nvidia-smi", TOK_KIND_SMI},
-        {"nvidia_smi", TOK_KIND_SMI},
-        {"dmesg", TOK_KIND_KERNEL},
-        {"kern", TOK_KIND_KERNEL},
-        {"syslog", TOK_KIND_KERNEL},
-        {"journal", TOK_KIND_KERNEL},
-        {"collect_env", TOK_KIND_COLLECT_ENV},
-        {"collect-env", TOK_KIND_COLLECT_ENV},
-        {"pip-list", TOK_KIND_PIP_LIST},
-        {"pip_list", TOK_KIND_PIP_LIST},
-        {"freeze", TOK_KIND_PIP_LIST},
-        {"requirements", TOK_KIND_PIP_LIST},
-        {"pip", TOK_KIND_PIP},
-        {"meminfo", TOK_KIND_MEMINFO},
-        {"free", TOK_KIND_MEMINFO},
-        {"vllm", TOK_KIND_VLLM},
-        {"sglang", TOK_KIND_VLLM},
-        {"nccl", TOK_KIND_NCCL},
-        {"stderr", TOK_KIND_STDERR},
-        {".err", TOK_KIND_STDERR},
-        {"train", TOK_KIND_TRAIN},
-        {"stdout", TOK_KIND_TRAIN},
-    };
-    for (size_t i = 0; i < AZ_ARRAY_LEN(hints); i++)
-        if (strstr(low, hints[i].needle)) return hints[i].kind;
+    for (size_t i = 0; i < vocab->nhints; i++)
+        if (strstr(low, vocab->hints[i].part)) return vocab->hints[i].kind;
     return TOK_KIND_COUNT;
 }
 
@@ -523,7 +491,7 @@ enum tok_kind tok_classify(const struct tok_vocab *vocab, const char *name, cons
             lines++;
         }
     }
-    enum tok_kind hint = kind_from_name(name);
+    enum tok_kind hint = kind_from_name(vocab, name);
     enum tok_kind best = TOK_KIND_TEXT;
     long best_score = 0;
     for (int k = 0; k < TOK_KIND_COUNT; k++) {

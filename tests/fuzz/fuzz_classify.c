@@ -2,8 +2,9 @@
  * tests/fuzz/fuzz_classify.c - the kind sniffers (tok_classify()) over a member's head.
  * Input: an optional file name hint, then a NUL, then the head (no NUL: all of it is the head,
  * no name). The head is copied to a buffer of its exact size, so a read past it is caught.
- * The sniffers run with the shipped pack's word lists (patterns/formats.json "vocabulary", as a
- * scan hands them over) and without any (NULL: the promise holds with no pack too).
+ * The sniffers run with the shipped pack's word lists and file-name hints (patterns/formats.json
+ * "vocabulary" and "name-hints", as a scan hands them over) and without any (NULL: the promise
+ * holds with no pack too, and with no hints the name changes nothing).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,8 @@ FUZZ_TARGET(classify)
         /* the name is only a hint: classifying without it must work too */
         enum tok_kind k2 = tok_classify(vocabs[i], NULL, head, n);
         fuzz_require(k2 >= TOK_KIND_TEXT && k2 < TOK_KIND_COUNT);
+        /* the name only breaks ties: it moves a kind only where the pack has hints */
+        fuzz_require(k == k2 || (vocabs[i] && vocabs[i]->nhints));
     }
     free(head);
     free(name);

@@ -3,6 +3,7 @@
 # default -j, over every corpus/ scenario and every tests/realworld case.
 #
 #   REF_BIN=/tmp/gotcha-ref GOTCHA_BIN=$PWD/gotcha sh tests/tools/report_diff.sh [DIR...]
+#   (REF_PATTERNS=DIR: the pack the reference reads, when it is not this tree's; see below)
 #
 # A scenario is a directory holding expected.json (as tests/tools/eval.py finds them: corpus/X/,
 # tests/realworld/bNN/X/); its input is every file under it but that top-level expected.json, in
@@ -28,11 +29,14 @@ if [ ! -x "$GOTCHA_BIN" ]; then
 fi
 if [ $# -eq 0 ]; then set -- "$TOP/corpus" "$TOP/tests/realworld"; fi
 # The pack both binaries read: the reference must not pick up its own tree's patterns/.
+# REF_PATTERNS gives the reference a pack of its own: for a change that moves C into the pack
+# in a form the reference's loader refuses (a new field), the reference reads its own tree's pack.
 : "${GOTCHA_PATTERNS:=$TOP/patterns}"
+: "${REF_PATTERNS:=$GOTCHA_PATTERNS}"
 export GOTCHA_PATTERNS
 
 sum=$(cksum <"$REF_BIN" | cut -d' ' -f1)
-psum=$(cat "$GOTCHA_PATTERNS"/*.json | cksum | cut -d' ' -f1)
+psum=$(cat "$REF_PATTERNS"/*.json | cksum | cut -d' ' -f1)
 REF_OUT=${REF_OUT:-/tmp/gotcha-report-diff/$sum-$psum}
 NEW_OUT=$(mktemp -d "${TMPDIR:-/tmp}/report-diff.XXXXXX")
 trap 'rm -rf "$NEW_OUT"' EXIT INT TERM
@@ -45,14 +49,15 @@ scenarios() {
     done | LC_ALL=C sort -u
 }
 
-# scan BIN OUTFILE JOBS SCENARIO: the report on OUTFILE, the exit status appended as a last line
+# scan BIN OUTFILE JOBS SCENARIO PACK: the report on OUTFILE, the exit status appended as a last
+# line
 scan_one() {
-    bin=$1 out=$2 jobs=$3 d=$4
+    bin=$1 out=$2 jobs=$3 d=$4 pack=$5
     # word splitting on newlines only: the corpus has no file name with a space (checked below)
     files=$(find "$d" -type f ! -path "$d/expected.json" | LC_ALL=C sort)
     rc=0
     # shellcheck disable=SC2086
-    "$bin" scan $jobs --format json $files >"$out" 2>/dev/null || rc=$?
+    GOTCHA_PATTERNS=$pack "$bin" scan $jobs --format json $files >"$out" 2>/dev/null || rc=$?
     echo "exit $rc" >>"$out"
 }
 
@@ -67,9 +72,9 @@ for d in $(scenarios "$@"); do
     for jobs in -j1 ""; do
         tag=${jobs:-jdef}
         ref=$REF_OUT/$key.$tag
-        [ -s "$ref" ] || scan_one "$REF_BIN" "$ref" "$jobs" "$d"
+        [ -s "$ref" ] || scan_one "$REF_BIN" "$ref" "$jobs" "$d" "$REF_PATTERNS"
         new=$NEW_OUT/$key.$tag
-        scan_one "$GOTCHA_BIN" "$new" "$jobs" "$d"
+        scan_one "$GOTCHA_BIN" "$new" "$jobs" "$d" "$GOTCHA_PATTERNS"
         n=$((n + 1))
         if ! cmp -s "$ref" "$new"; then
             nd=$((nd + 1))

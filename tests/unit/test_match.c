@@ -1647,6 +1647,40 @@ Test(match, vocabulary_lists_append_and_unknown_is_refused)
     free(e);
 }
 
+/* "name-hints": a later file's hints go before an earlier file's (a site refines a shipped
+ * hint), each file's in its own order; an unknown kind and an upper-case part are refused. */
+Test(match, name_hints_later_file_first_and_bad_ones_refused)
+{
+    const char *s = sig_json("G3.oom", OOM_REGEX, NULL, OOM_LINE, NEAR_MISS);
+    write_pack("nh", "g3.json", g3_pack(s));
+    write_pack("nh", "a.json",
+               "{\"name-hints\": {\"why\": \"w\", \"hints\": [{\"part\": \"pip-list\", "
+               "\"kind\": \"pip-list\"}, {\"part\": \"pip\", \"kind\": \"pip\"}]},"
+               " \"entries\": []}\n");
+    const char *dir = write_pack("nh", "b.json",
+                                 "{\"name-hints\": {\"why\": \"w\", \"hints\": [{\"part\": "
+                                 "\"acme-\", \"kind\": \"kernel\"}]}, \"entries\": []}\n");
+    struct az_buf err = AZ_BUF_INIT;
+    struct match_pack *p = NULL;
+    cr_assert_eq(load1(dir, &p, &err), AZ_OK, "%s", err.data ? err.data : "");
+    const struct tok_vocab *v = match_pack_vocab(p);
+    cr_assert_eq(v->nhints, 3);
+    cr_expect_str_eq(v->hints[0].part, "acme-");
+    cr_expect_eq(v->hints[0].kind, TOK_KIND_KERNEL);
+    cr_expect_str_eq(v->hints[1].part, "pip-list");
+    cr_expect_eq(v->hints[1].kind, TOK_KIND_PIP_LIST);
+    cr_expect_str_eq(v->hints[2].part, "pip");
+    match_pack_free(p);
+    az_buf_free(&err);
+    char *e = load_error(write_pack("nhw", "c.json",
+                                    "{\"name-hints\": {\"why\": \"w\", \"hints\": [{\"part\": "
+                                    "\"dmesg\", \"kind\": \"dmseg\"}, {\"part\": \"Kern\", "
+                                    "\"kind\": \"kernel\"}]}, \"entries\": []}\n"));
+    cr_expect(strstr(e, "c.json: name-hints: \"dmesg\": unknown kind \"dmseg\"") != NULL, "%s", e);
+    cr_expect(strstr(e, "\"Kern\": a part must be non-empty and lower case") != NULL, "%s", e);
+    free(e);
+}
+
 /* Issue 23's done-when: every numbered gotcha of the shipped pack (G1-G10) carries its preflight
  * check as pack data (patterns/preflight.json, docs/patterns.md "Preflight"), with rules the
  * generic runner (cli/cli_preflight.c) evaluates; an entry without one would print no line. */

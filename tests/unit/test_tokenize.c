@@ -5,6 +5,7 @@
  * AddressSanitizer catches any read past the record. Shapes are copied from real tool output; the
  * comment above each says where the shape comes from (host names, pids and values are ours).
  */
+#include <ctype.h>
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -1708,10 +1709,8 @@ Test(tokenize, classify_words_come_from_the_vocabulary)
     cr_assert_null(tok_vocab_name(TOK_VOCAB_COUNT));
 }
 
-/* A site pack adds words too (tests/site-pack/pack/site.json "vocabulary"): the site's own
- * installer's lines ("acme-env: fetching torch", its format as the site pack declares it) are an
- * install log only with the site pack loaded after the shipped one. */
-Test(tokenize, site_pack_word_changes_a_kind)
+/* The shipped pack with tests/site-pack/pack loaded after it, as --extra-patterns loads it. */
+static struct match_pack *load_with_site_pack(void)
 {
     const char *top = getenv("GOTCHA_TOP");
     const char *dir = getenv("GOTCHA_PATTERNS");
@@ -1723,6 +1722,128 @@ Test(tokenize, site_pack_word_changes_a_kind)
     struct az_buf err = AZ_BUF_INIT;
     cr_assert_eq(match_pack_load(&p, dirs, 2, &err), AZ_OK, "%s", err.data ? err.data : "");
     az_buf_free(&err);
+    return p;
+}
+
+/* The file-name hints are the pack's ("name-hints" in patterns/formats.json): the shipped list
+ * classifies every name as the table that was tok_classify.c's kind_from_name() did (6cd97a0,
+ * copied here as the reference: first needle the lower-cased name holds wins), and with no pack
+ * the name says nothing. The head is empty, so the name alone decides. */
+Test(tokenize, shipped_name_hints_classify_as_the_c_table_did)
+{
+    static const struct {
+        const char *needle;
+        enum tok_kind kind;
+    } was[] = {
+        {"preflight", TOK_KIND_PREFLIGHT},
+        {"dmon", TOK_KIND_SMI_DMON},
+        {"smi.csv", TOK_KIND_SMI_CSV},
+        {"smi.xml", TOK_KIND_SMI_XML},
+        {"smi-q", TOK_KIND_SMI_Q},
+        {"smi_q", TOK_KIND_SMI_Q},
+        {"nvidia-smi", TOK_KIND_SMI},
+        {"nvidia_smi", TOK_KIND_SMI},
+        {"dmesg", TOK_KIND_KERNEL},
+        {"kern", TOK_KIND_KERNEL},
+        {"syslog", TOK_KIND_KERNEL},
+        {"journal", TOK_KIND_KERNEL},
+        {"collect_env", TOK_KIND_COLLECT_ENV},
+        {"collect-env", TOK_KIND_COLLECT_ENV},
+        {"pip-list", TOK_KIND_PIP_LIST},
+        {"pip_list", TOK_KIND_PIP_LIST},
+        {"freeze", TOK_KIND_PIP_LIST},
+        {"requirements", TOK_KIND_PIP_LIST},
+        {"pip", TOK_KIND_PIP},
+        {"meminfo", TOK_KIND_MEMINFO},
+        {"free", TOK_KIND_MEMINFO},
+        {"vllm", TOK_KIND_VLLM},
+        {"sglang", TOK_KIND_VLLM},
+        {"nccl", TOK_KIND_NCCL},
+        {"stderr", TOK_KIND_STDERR},
+        {".err", TOK_KIND_STDERR},
+        {"train", TOK_KIND_TRAIN},
+        {"stdout", TOK_KIND_TRAIN},
+    };
+    /* each needle alone, dressed as a file name, in capitals, and names where order decides */
+    static const char *const names[] = {
+        "nvidia-smi-dmon.log",
+        "nvidia-smi-q.txt",
+        "nvidia_smi.csv",
+        "pip-list.txt",
+        "pip-freeze.txt",
+        "PIP_LIST.TXT",
+        "requirements-pip.txt",
+        "kern.log",
+        "Kernel.log",
+        "train_stderr.log",
+        "stdout-train.err",
+        "collect_env.txt",
+        "free-m.txt",
+        "freeze-free.txt",
+        "node0-rank1-vllm.log",
+        "preflight-dmesg.txt",
+        "sglang_nccl.log",
+        "journalctl.txt",
+        "syslog.1",
+        "job.err",
+        "a.csv",
+        "notes.txt",
+        "smi.xml.gz",
+        "meminfo",
+    };
+    const struct tok_vocab *v = shipped_vocab();
+    cr_assert_eq(v->nhints, AZ_ARRAY_LEN(was), "the shipped list is the table's length");
+    char name[64];
+    for (size_t i = 0; i < AZ_ARRAY_LEN(was) * 3 + AZ_ARRAY_LEN(names); i++) {
+        size_t w = i % AZ_ARRAY_LEN(was);
+        if (i < AZ_ARRAY_LEN(was))
+            snprintf(name, sizeof name, "%s", was[w].needle);
+        else if (i < AZ_ARRAY_LEN(was) * 2)
+            snprintf(name, sizeof name, "run-%s.log", was[w].needle);
+        else if (i < AZ_ARRAY_LEN(was) * 3)
+            for (size_t c = 0; (name[c] = (char)toupper((unsigned char)was[w].needle[c])); c++)
+                ;
+        else
+            snprintf(name, sizeof name, "%s", names[i - AZ_ARRAY_LEN(was) * 3]);
+        char low[64];
+        size_t c = 0;
+        for (; name[c]; c++) low[c] = (char)tolower((unsigned char)name[c]);
+        low[c] = '\0';
+        enum tok_kind want = TOK_KIND_TEXT;
+        for (size_t k = 0; k < AZ_ARRAY_LEN(was); k++)
+            if (strstr(low, was[k].needle)) {
+                want = was[k].kind;
+                break;
+            }
+        cr_expect_eq(tok_classify(v, name, "", 0), want, "%s: %s, the table said %s", name,
+                     tok_kind_name(tok_classify(v, name, "", 0)), tok_kind_name(want));
+        cr_expect_eq(tok_classify(NULL, name, "", 0), TOK_KIND_TEXT, "%s with no pack", name);
+    }
+    cr_expect_eq(tok_classify(v, NULL, "", 0), TOK_KIND_TEXT);
+    cr_expect_eq(tok_classify(v, "", "", 0), TOK_KIND_TEXT);
+}
+
+/* A site pack's name hint changes a kind (tests/site-pack/pack/site.json "name-hints": ACME's
+ * acme-setup tool writes acme-setup-<job>.log, its install log) and goes before the shipped
+ * hints: acme-setup-stdout.log is the site's install log, not a training stdout. */
+Test(tokenize, site_pack_name_hint_changes_a_kind)
+{
+    struct match_pack *p = load_with_site_pack();
+    const struct tok_vocab *v = match_pack_vocab(p);
+    cr_expect_eq(tok_classify(shipped_vocab(), "acme-setup-4711.log", "", 0), TOK_KIND_TEXT);
+    cr_expect_eq(tok_classify(v, "acme-setup-4711.log", "", 0), TOK_KIND_PIP);
+    cr_expect_eq(tok_classify(shipped_vocab(), "acme-setup-stdout.log", "", 0), TOK_KIND_TRAIN);
+    cr_expect_eq(tok_classify(v, "acme-setup-stdout.log", "", 0), TOK_KIND_PIP);
+    cr_expect_eq(tok_classify(v, "dmesg.txt", "", 0), TOK_KIND_KERNEL, "the shipped hints stay");
+    match_pack_free(p);
+}
+
+/* A site pack adds words too (tests/site-pack/pack/site.json "vocabulary"): the site's own
+ * installer's lines ("acme-env: fetching torch", its format as the site pack declares it) are an
+ * install log only with the site pack loaded after the shipped one. */
+Test(tokenize, site_pack_word_changes_a_kind)
+{
+    struct match_pack *p = load_with_site_pack();
     const char *head = "acme-env: fetching torch\n"
                        "acme-env: installed torch-2.9.0\n";
     cr_expect_neq(tok_classify(shipped_vocab(), NULL, head, strlen(head)), TOK_KIND_PIP);
