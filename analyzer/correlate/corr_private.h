@@ -176,15 +176,16 @@ struct corr_sbuild {
 /* A piece of evidence for (weight) or against (factor) an entry, from a detector or a signature. */
 struct corr_claim {
     const struct match_entry *entry;
-    double weight;              /* 0..1, combined as 1 - prod(1 - w) */
-    double factor;              /* multiplies the score; 1 for a supporting claim */
-    int strength;               /* enum match_strength of a signature claim; -1 detector */
-    const struct corr_rec *rec; /* borrowed evidence (from a sigstat or st->det_recs), or NULL */
-    char *note;                 /* evidence note */
-    char *summary;              /* sentence for the summary, or NULL */
-    char *reason;               /* for a factor < 1 or a cap: why the entry is less likely */
-    double cap;                 /* the score may not exceed this (0: no cap) */
-    int decisive;               /* a weight that names the cause by itself: caps do not apply */
+    double weight;                 /* 0..1, combined as 1 - prod(1 - w) */
+    double factor;                 /* multiplies the score; 1 for a supporting claim */
+    int strength;                  /* enum match_strength of a signature claim; -1 detector */
+    const struct corr_rec *rec;    /* borrowed evidence (from a sigstat or st->det_recs), or NULL */
+    char *note;                    /* evidence note */
+    char *summary;                 /* sentence for the summary, or NULL */
+    char *reason;                  /* for a factor < 1 or a cap: why the entry is less likely */
+    double cap;                    /* the score may not exceed this (0: no cap) */
+    int decisive;                  /* a weight that names the cause by itself: caps do not apply */
+    const struct match_rule *rule; /* the rule whose outcome this is; NULL for a signature's */
 };
 
 struct corr_state {

@@ -97,14 +97,42 @@ void corr_prim_quant_arch(struct corr_rule_run *rr)
 
 /* ---- version-change: packages replaced between two states of the environment ---- */
 
+#define REPL_PKGS 4  /* packages the summary names ("torch, triton, xformers, transformers") */
+#define REPL_VER  64 /* "2.9.0a0+50eac811a6.nv25.9" and longer local versions */
+
 struct repl_scan {
     const char *pkg_fact, *old_fact, *new_fact, *image_tag;
-    const struct match_value *keys;
+    const struct match_value *keys, *conseq_tags;
     size_t n;
     const struct corr_rec *first;
+    const struct corr_rec *first_install; /* the earliest of first's lines that is no consequence */
     int image_build; /* a container image's own build ("2.9.0a0+50eac811a6.nv25.9") was replaced */
-    char pkgs[4][96];
+    char pkgs[REPL_PKGS][96];
+    /* per named package: the version a line says was removed (the earliest) and the one a line
+     * says was installed (the latest), to tell a reinstall of the same version from a change */
+    char old_ver[REPL_PKGS][REPL_VER], new_ver[REPL_PKGS][REPL_VER];
+    const struct corr_rec *new_rec[REPL_PKGS];
 };
+
+/* Keep the versions a record states for package slot i (the removed one as first seen: the lines
+ * of one uninstall name one version). */
+static void repl_versions(struct corr_state *st, struct repl_scan *s, size_t i,
+                          const struct corr_rec *r, const char *ov, const char *nv)
+{
+    if (ov && !s->old_ver[i][0]) snprintf(s->old_ver[i], sizeof s->old_ver[i], "%s", ov);
+    if (nv && (!s->new_rec[i] || corr_rec_cmp(st, r, s->new_rec[i]) > 0)) {
+        snprintf(s->new_ver[i], sizeof s->new_ver[i], "%s", nv);
+        s->new_rec[i] = r;
+    }
+}
+
+/* 1 when the signature carries one of the tags. */
+static int sig_tagged(const struct match_sig *sig, const struct match_value *tags)
+{
+    for (size_t i = 0; sig && tags && i < tags->nlist; i++)
+        if (match_sig_has_tag(sig, tags->list[i])) return 1;
+    return 0;
+}
 
 static void repl_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
 {
@@ -112,6 +140,11 @@ static void repl_visit(struct corr_state *st, void *vctx, const struct corr_rec 
     const char *pkg = corr_fact_str(r, s->pkg_fact);
     if (!corr_key_package(pkg, s->keys)) return;
     if (!s->first || corr_rec_cmp(st, r, s->first) < 0) s->first = r;
+    /* a line that names the package it broke ("cannot import name ... from 'transformers'")
+     * is a consequence, not an install: the consequence guard starts at the install's lines */
+    if (!sig_tagged(r->sig, s->conseq_tags) &&
+        (!s->first_install || corr_rec_cmp(st, r, s->first_install) < 0))
+        s->first_install = r;
     char name[96];
     const char *ov = corr_fact_str(r, s->old_fact), *nv = corr_fact_str(r, s->new_fact);
     const char *tag = ov ? strstr(ov, s->image_tag) : NULL;
@@ -122,16 +155,95 @@ static void repl_visit(struct corr_state *st, void *vctx, const struct corr_rec 
         snprintf(name, sizeof name, "%s %s", pkg, ov);
     else
         snprintf(name, sizeof name, "%s", pkg);
-    for (size_t i = 0; i < s->n && i < 4; i++) {
+    for (size_t i = 0; i < s->n && i < REPL_PKGS; i++) {
         size_t pl = strlen(pkg);
         if (!strncmp(s->pkgs[i], pkg, pl) && (s->pkgs[i][pl] == ' ' || !s->pkgs[i][pl])) {
             if (strlen(name) > strlen(s->pkgs[i]))
                 snprintf(s->pkgs[i], sizeof s->pkgs[i], "%s", name);
+            repl_versions(st, s, i, r, ov, nv);
             return;
         }
     }
-    if (s->n < 4) snprintf(s->pkgs[s->n], sizeof s->pkgs[s->n], "%s", name);
+    if (s->n < REPL_PKGS) {
+        snprintf(s->pkgs[s->n], sizeof s->pkgs[s->n], "%s", name);
+        repl_versions(st, s, s->n, r, ov, nv);
+    }
     s->n++;
+}
+
+/* 1 when every package the lines name was removed and installed again at the version it had
+ * ("Successfully uninstalled torch-2.8.0", "Successfully installed torch-2.8.0"): a reinstall,
+ * not a change of the stack. */
+static int repl_same_version(const struct repl_scan *s)
+{
+    if (!s->n || s->n > REPL_PKGS) return 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (!s->old_ver[i][0] || strcmp(s->old_ver[i], s->new_ver[i])) return 0;
+    return 1;
+}
+
+/* What the replacement broke: the earliest failure line after the first install line that
+ * carries one of the rule's consequence_tags (an import error, an undefined symbol, a CUDA
+ * error), else the evidence of a claim of this entry by one of its consequence_rules (a
+ * version-pair mismatch, made by a rule listed before this one). NULL when nothing follows; then
+ * *other is the earliest strong failure line of another entry after the install (a step's exit
+ * code, another error; a weak line is a hint, not the failure), or NULL. */
+struct conseq_scan {
+    const struct match_value *tags;
+    const struct match_entry *self;
+    const struct corr_rec *after, *found;
+    const struct corr_rec *other; /* the earliest other failure after the install */
+};
+
+/* 1 when r comes after a: later in the same file, or by the clock in another. Two files whose
+ * lines carry no comparable clock say nothing of their order (a run's log beside the install's),
+ * so another file's line counts. */
+static int rec_after(const struct corr_state *st, const struct corr_rec *r,
+                     const struct corr_rec *a)
+{
+    if (r->file == a->file || (r->time.kind != AZ_TIME_NONE && r->time.kind == a->time.kind))
+        return corr_rec_cmp(st, r, a) > 0;
+    return 1;
+}
+
+static void conseq_visit(struct corr_state *st, void *vctx, const struct corr_rec *r)
+{
+    struct conseq_scan *c = vctx;
+    const struct match_sig *sig = r->sig;
+    if (!sig || sig->strength == MATCH_CONTEXT || !rec_after(st, r, c->after)) return;
+    if (sig_tagged(sig, c->tags)) {
+        if (!c->found || corr_rec_cmp(st, r, c->found) < 0) c->found = r;
+    } else if (sig->entry != c->self && sig->strength >= MATCH_STRONG &&
+               (sig->entry->family == MATCH_FAMILY_GOTCHA ||
+                sig->entry->family == MATCH_FAMILY_COMMON) &&
+               (sig->role == MATCH_ROLE_ROOT || sig->role == MATCH_ROLE_CASCADE)) {
+        if (!c->other || corr_rec_cmp(st, r, c->other) < 0) c->other = r;
+    }
+}
+
+static const struct corr_rec *repl_consequence(struct corr_rule_run *rr,
+                                               const struct corr_rec *after, int *any,
+                                               const struct corr_rec **other)
+{
+    struct corr_state *st = rr->st;
+    struct conseq_scan c = {corr_rule_list(rr, "consequence_tags"), rr->rule->entry, after, NULL,
+                            NULL};
+    corr_each_rec(st, NULL, conseq_visit, &c);
+    *other = c.other;
+    *any = c.found != NULL;
+    if (c.found) return c.found;
+    const struct match_value *uses = corr_rule_list(rr, "consequence_rules");
+    for (size_t i = 0; uses && i < st->nclaims; i++) {
+        const struct corr_claim *cl = &st->claims[i];
+        if (cl->entry != rr->rule->entry || !cl->rule || cl->rule == rr->rule || cl->weight <= 0)
+            continue;
+        for (size_t j = 0; j < uses->nlist; j++)
+            if (!strcmp(cl->rule->use, uses->list[j])) {
+                *any = 1;
+                return cl->rec;
+            }
+    }
+    return NULL;
 }
 
 /* 1 while every record of the entry is the only_sig signature's, 2 once another is seen. */
@@ -162,15 +274,43 @@ void corr_prim_version_change(struct corr_rule_run *rr)
     s.new_fact = S("new_fact");
     s.image_tag = S("image_tag");
     s.keys = corr_rule_list(rr, "key_packages");
+    s.conseq_tags = corr_rule_list(rr, "consequence_tags");
     corr_each_rec(st, self, repl_visit, &s);
     if (s.n) {
         struct az_buf b = AZ_BUF_INIT;
-        for (size_t i = 0; i < s.n && i < 4; i++)
-            az_buf_printf(&b, "%s%s", i ? ", " : "", s.pkgs[i]);
-        char clock[32];
+        for (size_t i = 0; i < s.n && i < REPL_PKGS; i++) {
+            /* pip's uninstall and install are lines apart: "torch 2.9.0a0+… → 2.8.0" */
+            if (s.old_ver[i][0] && s.new_ver[i][0] && !strstr(s.pkgs[i], "→"))
+                az_buf_printf(&b, "%s%.*s %s → %s", i ? ", " : "", (int)strcspn(s.pkgs[i], " "),
+                              s.pkgs[i], s.old_ver[i], s.new_ver[i]);
+            else
+                az_buf_printf(&b, "%s%s", i ? ", " : "", s.pkgs[i]);
+        }
+        char clock[32], where[256] = "";
         corr_fmt_clock(st, s.first->time, clock, sizeof clock);
-        struct corr_var v[] = {VS("packages", b.data), VS("at", clock)};
-        corr_rule_claim(rr, "replaced", s.first, v, AZ_ARRAY_LEN(v));
+        /* A replacement is the mechanism; what it broke is the failure. With the rule's
+         * consequence params, a replacement an error of the replaced stack follows is confirmed,
+         * one a failure of another kind follows is a hint (unconfirmed), and a reinstall of the
+         * same versions is no change. */
+        int any = 0;
+        const struct corr_rec *other = NULL;
+        const struct corr_rec *after =
+            s.first_install ? repl_consequence(rr, s.first_install, &any, &other) : NULL;
+        if (after || other) corr_where(st, after ? after : other, where, sizeof where);
+        struct corr_var v[] = {VS("packages", b.data), VS("at", clock), VS("after", where)};
+        /* only lines that name what they broke: no install to guard */
+        int guarded = s.conseq_tags && s.first_install;
+        if (repl_same_version(&s)) {
+            if (!any) corr_rule_claim(rr, "same", s.first, v, AZ_ARRAY_LEN(v));
+        } else {
+            corr_rule_claim(rr, "replaced", s.first, v, AZ_ARRAY_LEN(v));
+            /* a transcript alone is the replacement the report names; a run that failed after
+             * it of something no line ties to the replaced stack leaves G9 possible */
+            if (guarded && any)
+                corr_rule_claim(rr, "confirmed", after, v, AZ_ARRAY_LEN(v));
+            else if (guarded && other)
+                corr_rule_claim(rr, "unconfirmed", NULL, v, AZ_ARRAY_LEN(v));
+        }
         az_buf_free(&b);
     }
     /* A container protects the stack only until pip replaces the image's own builds. */

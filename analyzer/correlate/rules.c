@@ -65,8 +65,8 @@ static const struct prim prims[] = {
      "no_arch no_arch_unplaced arch_ok quant_only slower faster", "list pct quant_tps compare_tps"},
     {"version-change", corr_prim_version_change,
      "package_fact:s old_fact:s new_fact:s key_packages:l image_tag:s other_weight:n "
-     "container_tag:t bare_tag:t only_sig:g",
-     "replaced container bare_host only_sig", "packages at"},
+     "container_tag:t bare_tag:t only_sig:g consequence_tags:l? consequence_rules:l?",
+     "replaced container bare_host only_sig same unconfirmed confirmed", "packages at after"},
     {"tp-nodes", corr_prim_tp_nodes,
      "tp_fact:s nodes_fact:s spans:g failure:e how_nodes:s how_hosts:s how_spans:s two:s "
      "several:s how_remote:s? spans_tag:t? how_spans_tag:s? one_gpu_platform:s? how_one_gpu:s? "
@@ -420,6 +420,7 @@ struct corr_claim *corr_rule_claim(struct corr_rule_run *rr, const char *outcome
     struct corr_claim *c = &st->claims[st->nclaims++];
     memset(c, 0, sizeof *c);
     c->entry = rr->rule->entry;
+    c->rule = rr->rule;
     c->weight = o->weight;
     c->factor = o->factor;
     c->cap = o->cap;

@@ -173,12 +173,14 @@ static int is_freeze_line(const char *l, size_t n)
            is_digit((unsigned char)l[i + 2]) && !memchr(l + i, ' ', n - i);
 }
 
-/* "MemTotal:       131072000 kB" */
+/* "MemTotal:       131072000 kB": the kernel pads every value after the colon (meminfo_proc_show's
+ * "%-16s%8lu kB" columns, "HugePages_Total:       0" too), so "Dockerfile:1" (BuildKit's source
+ * excerpt under a failed step) is no meminfo line */
 static int is_meminfo_line(const char *l, size_t n)
 {
     size_t i = 0;
     while (i < n && (is_word((unsigned char)l[i]) || l[i] == '(' || l[i] == ')')) i++;
-    if (i == 0 || i >= n || l[i] != ':') return 0;
+    if (i == 0 || i + 1 >= n || l[i] != ':' || (l[i + 1] != ' ' && l[i + 1] != '\t')) return 0;
     i = skip_blanks(l, n, i + 1);
     size_t s = i;
     while (i < n && is_digit((unsigned char)l[i])) i++;

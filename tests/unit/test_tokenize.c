@@ -782,6 +782,33 @@ Test(tokenize, classify_raw_dmesg)
     cr_assert_eq(classify("log.txt", head), TOK_KIND_KERNEL);
 }
 
+Test(tokenize, classify_buildkit_error_excerpt_is_not_meminfo)
+{
+    /* docker build --progress=plain stopping at its FROM step: the step's error
+     * (moby/buildkit util/progress/progressui/printer.go v0.32.2 "#%d ERROR: %s"), the failed
+     * step's log block (display.go printErrorLogs: "------", " > %s:") and the Dockerfile excerpt
+     * (solver/errdefs/source.go: "%s:%d" then "--------------------" and " %3d | %s %s").
+     * "Dockerfile:1" is a name, a colon and a number, as a /proc/meminfo row is, but the kernel
+     * pads every meminfo value after its colon: this head is no meminfo */
+    const char *head = "#2 [internal] load metadata for nvcr.io/nvidia/pytorch:25.13-py3\n"
+                       "#2 ERROR: nvcr.io/nvidia/pytorch:25.13-py3: failed to resolve source "
+                       "metadata for nvcr.io/nvidia/pytorch:25.13-py3: "
+                       "nvcr.io/nvidia/pytorch:25.13-py3: not found\n"
+                       "------\n"
+                       " > [internal] load metadata for nvcr.io/nvidia/pytorch:25.13-py3:\n"
+                       "------\n"
+                       "Dockerfile:1\n"
+                       "--------------------\n"
+                       "   1 | >>> FROM nvcr.io/nvidia/pytorch:25.13-py3\n"
+                       "--------------------\n";
+    cr_assert_neq(classify("build.log", head), TOK_KIND_MEMINFO);
+    /* the kernel's own rows still are (fs/proc/meminfo.c: the name padded, then the value) */
+    cr_assert_eq(classify("build.log", "MemTotal:       131072000 kB\n"
+                                       "MemFree:         2048000 kB\n"
+                                       "HugePages_Total:       0\n"),
+                 TOK_KIND_MEMINFO);
+}
+
 Test(tokenize, classify_dmesg_T)
 {
     const char *head = "[Sat Nov 29 10:12:55 2026] NVRM: Xid (PCI:000f:01:00): 43, pid=4242\n"
