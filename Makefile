@@ -6,6 +6,7 @@
 #                   every CLI test under it
 #   make asan       the unit and CLI tests under AddressSanitizer + UBSan (objects in build/asan/)
 #   make test-arm64 cross-build for aarch64, run the tests under qemu-user, compare the reports
+#   make bench-arm64 the speed bench with the aarch64 build, grep and zstd, all under qemu-user
 #   make dev        build with -Werror
 #   make bench      speed and memory figures (see tests/bench/README.md); make bench-speed: gotcha
 #                   against grep -E -f on 40 regexes and zstd -dc only; make bench-bombs: bombs only;
