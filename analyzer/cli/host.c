@@ -570,6 +570,7 @@ static void scan_facts(struct match_scanner *sc, const char *text, size_t len,
 {
     struct fact_scan c = {want, nwant, 0};
     const char *p = text, *end = text + len;
+    match_scanner_begin_stream(sc); /* one probe's output: "after" looks back only within it */
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);

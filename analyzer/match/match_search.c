@@ -100,12 +100,15 @@ static uint32_t trigram_hash(const char *q)
     return (uint32_t)(((uint64_t)v * KEY_MULT) >> (64 - TRIGRAM_BITS));
 }
 
-static void count_trigrams(uint16_t *counts, char *const *lines, size_t n, unsigned weight)
+/* Adds each trigram of the lines to plain once and to weighted weight times (saturating). */
+static void count_trigrams(uint16_t *plain, uint16_t *weighted, char *const *lines, size_t n,
+                           unsigned weight)
 {
     for (size_t e = 0; e < n; e++)
         for (const char *q = lines[e]; q[0] && q[1] && q[2]; q++) {
-            uint16_t *c = &counts[trigram_hash(q)];
-            *c = (uint16_t)AZ_MIN((unsigned)*c + weight, (unsigned)UINT16_MAX);
+            uint32_t h = trigram_hash(q);
+            if (plain[h] < UINT16_MAX) plain[h]++;
+            weighted[h] = (uint16_t)AZ_MIN((unsigned)weighted[h] + weight, (unsigned)UINT16_MAX);
         }
 }
 
@@ -118,23 +121,24 @@ static void count_trigrams(uint16_t *counts, char *const *lines, size_t n, unsig
  */
 #define SERIES_EXAMPLE_WEIGHT 16u
 
-/* The table of p's example lines (caller-freed), and how many lines it counted (nlines may be
- * NULL); a series signature's match lines count series_weight times each. */
-static uint16_t *example_trigrams(const struct match_pack *p, unsigned series_weight,
-                                  size_t *nlines)
+/* The tables of p's example lines, in one pass (both caller-freed): every line once (returned;
+ * the gates' commonness), and with a series signature's match lines SERIES_EXAMPLE_WEIGHT times
+ * each (*weighted; the key windows'); *nlines: how many lines were counted. */
+static uint16_t *example_trigrams(const struct match_pack *p, uint16_t **weighted, size_t *nlines)
 {
-    uint16_t *counts = az_xcalloc((size_t)1 << TRIGRAM_BITS, sizeof *counts);
-    size_t n = 0;
+    uint16_t *plain = az_xcalloc((size_t)1 << TRIGRAM_BITS, sizeof *plain);
+    *weighted = az_xcalloc((size_t)1 << TRIGRAM_BITS, sizeof **weighted);
+    *nlines = 0;
     for (size_t i = 0; i < p->nsigs; i++) {
         const struct match_sig_priv *sg = p->sigs[i];
         const struct match_entry *e = sg->pub.entry;
         int series = e && e->family == MATCH_FAMILY_SERIES;
-        count_trigrams(counts, sg->ex_match, sg->nex_match, series ? series_weight : 1);
-        count_trigrams(counts, sg->ex_nomatch, sg->nex_nomatch, 1);
-        n += sg->nex_match + sg->nex_nomatch;
+        count_trigrams(plain, *weighted, sg->ex_match, sg->nex_match,
+                       series ? SERIES_EXAMPLE_WEIGHT : 1);
+        count_trigrams(plain, *weighted, sg->ex_nomatch, sg->nex_nomatch, 1);
+        *nlines += sg->nex_match + sg->nex_nomatch;
     }
-    if (nlines) *nlines = n;
-    return counts;
+    return plain;
 }
 
 /* How often the n >= 3 bytes at q occur at most, by the table. */
@@ -364,10 +368,10 @@ void match_searcher_build(struct match_pack *p)
     struct match_searcher *w = &p->search;
     memset(w, 0, sizeof(*w));
     size_t nlines;
-    uint16_t *tri = example_trigrams(p, 1, &nlines);
-    drop_common_gates(p, tri, nlines);
-    free(tri);
-    tri = example_trigrams(p, SERIES_EXAMPLE_WEIGHT, NULL);
+    uint16_t *tri;
+    uint16_t *plain = example_trigrams(p, &tri, &nlines);
+    drop_common_gates(p, plain, nlines);
+    free(plain);
     /* One (literal, signature) pair per literal first, then merge equal literals. */
     size_t npairs = 0;
     for (size_t i = 0; i < p->nsigs; i++) npairs += p->sigs[i]->nliterals + p->sigs[i]->ngate;
