@@ -237,25 +237,57 @@ void corr_prim_bandwidth(struct corr_rule_run *rr)
 
 /* ---- fact-share: one number of a line as a share of another ---- */
 
-/* The earliest line of signature sig that carries both facts: part / whole inside [lo, hi]
- * (vLLM's startup check: free of total), and where whole_lo/whole_hi are given, only of a whole
- * inside [whole_lo, whole_hi] (one device's size). With whole_sig, the whole is read from the
- * earliest line of that signature instead (llama.cpp prints a device's free memory on one line,
- * ggml its total on another). */
-void corr_prim_fact_share(struct corr_rule_run *rr)
+struct share_ctx {
+    struct corr_rule_run *rr;
+    const struct corr_rec *whole_rec; /* the whole's line when it is another signature's */
+    const struct corr_rec *best;
+    double part, whole, share;
+};
+
+/* The share of one line of sig, or NAN when a figure is missing or the whole is out of band. */
+static double line_share(struct corr_rule_run *rr, const struct corr_rec *r,
+                         const struct corr_rec *wr, double *part, double *whole)
 {
-    const struct corr_rec *r = corr_find_sig_rec(rr->st, S("sig"));
-    if (!r) return;
-    /* the whole on a line of its own (a device's total printed apart from its free figure) */
-    const struct corr_rec *wr = S("whole_sig") ? corr_find_sig_rec(rr->st, S("whole_sig")) : r;
-    if (!wr) return;
-    double part = corr_fact_num(r, S("part")), whole = corr_fact_num(wr, S("whole"));
-    if (isnan(part) || isnan(whole) || !(whole > 0) || part < 0) return;
+    *part = corr_fact_num(r, S("part"));
+    *whole = corr_fact_num(wr ? wr : r, S("whole"));
+    if (isnan(*part) || isnan(*whole) || !(*whole > 0) || *part < 0) return NAN;
     /* a share means something only of the whole it was measured on (one device's size) */
     double wlo = N("whole_lo"), whi = N("whole_hi");
-    if ((!isnan(wlo) && whole < wlo) || (!isnan(whi) && whole > whi)) return;
-    double share = part / whole;
-    if (share < N("lo") || share > N("hi")) return;
-    struct corr_var v[] = {VN("part", part), VN("whole", whole), VN("share", share)};
-    corr_rule_claim(rr, "inside", r, v, AZ_ARRAY_LEN(v));
+    if ((!isnan(wlo) && *whole < wlo) || (!isnan(whi) && *whole > whi)) return NAN;
+    return *part / *whole;
+}
+
+static void lowest_visit(void *vctx, const struct corr_rec *r)
+{
+    struct share_ctx *c = vctx;
+    double part, whole, share = line_share(c->rr, r, c->whole_rec, &part, &whole);
+    if (isnan(share)) return;
+    /* the lowest share; of equal ones the earliest line, whatever order the kept lines are in */
+    if (c->best &&
+        (share > c->share || (share == c->share && corr_rec_cmp(c->rr->st, r, c->best) > 0)))
+        return;
+    c->best = r, c->part = part, c->whole = whole, c->share = share;
+}
+
+/* One line of signature sig that carries both facts: part / whole inside [lo, hi] (vLLM's startup
+ * check: free of total), and where whole_lo/whole_hi are given, only of a whole inside
+ * [whole_lo, whole_hi] (one device's size). The line is the earliest, or with pick "lowest" the
+ * one of the lowest share (a series of memory snapshots: how close the pool came to empty). With
+ * whole_sig, the whole is read from the earliest line of that signature instead (llama.cpp prints
+ * a device's free memory on one line, ggml its total on another; top its total on one line, what
+ * is available on the next). */
+void corr_prim_fact_share(struct corr_rule_run *rr)
+{
+    const struct corr_rec *wr = NULL;
+    if (S("whole_sig") && !(wr = corr_find_sig_rec(rr->st, S("whole_sig")))) return;
+    struct share_ctx c = {rr, wr, NULL, NAN, NAN, NAN};
+    if (S("pick") && !strcmp(S("pick"), "lowest")) {
+        const struct match_sig *s = match_pack_find_sig(rr->st->pack, S("sig"));
+        if (s) corr_sig_each(rr->st, s->index, lowest_visit, &c);
+    } else if ((c.best = corr_find_sig_rec(rr->st, S("sig")))) {
+        c.share = line_share(rr, c.best, wr, &c.part, &c.whole);
+    }
+    if (!c.best || isnan(c.share) || c.share < N("lo") || c.share > N("hi")) return;
+    struct corr_var v[] = {VN("part", c.part), VN("whole", c.whole), VN("share", c.share)};
+    corr_rule_claim(rr, "inside", c.best, v, AZ_ARRAY_LEN(v));
 }

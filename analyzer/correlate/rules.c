@@ -82,7 +82,7 @@ static const struct prim prims[] = {
     {"version-pair", corr_prim_version_pair, "first_fact:s second_fact:s pairs:l",
      "mismatch paired", "first second expected"},
     {"fact-share", corr_prim_fact_share,
-     "sig:g part:s whole:s lo:n hi:n whole_lo:n? whole_hi:n? whole_sig:g?", "inside",
+     "sig:g part:s whole:s lo:n hi:n whole_lo:n? whole_hi:n? whole_sig:g? pick:s?", "inside",
      "part whole share"},
 };
 

@@ -111,7 +111,8 @@ static int unit_is(const char *u, size_t n, const char *name)
     return 1;
 }
 
-/* "20.00 MiB" -> 20971520; units are binary multiples whatever their spelling. */
+/* "20.00 MiB" -> 20971520; units are binary multiples whatever their spelling ("Gi" is
+ * procps' free -h: local/units.c scale_size prints "%.1f%ci"). */
 static double parse_bytes(const char *v, size_t len)
 {
     const char *rest;
@@ -122,12 +123,12 @@ static double parse_bytes(const char *v, size_t len)
     size_t n = (size_t)(end - rest);
     while (n > 0 && (rest[n - 1] == ' ' || rest[n - 1] == '\t')) n--;
     static const char *const units[][4] = {
-        {"", "b", "bytes", "byte"}, {"k", "kb", "kib", "kb"}, {"m", "mb", "mib", "mb"},
-        {"g", "gb", "gib", "gb"},   {"t", "tb", "tib", "tb"},
+        {"", "b", "bytes", "byte"}, {"k", "kb", "kib", "ki"}, {"m", "mb", "mib", "mi"},
+        {"g", "gb", "gib", "gi"},   {"t", "tb", "tib", "ti"}, {"p", "pb", "pib", "pi"},
     };
     double mult = 1;
     for (size_t i = 0; i < AZ_ARRAY_LEN(units); i++, mult *= 1024.0)
-        for (size_t j = 0; j < 4; j++)
+        for (size_t j = 0; j < AZ_ARRAY_LEN(units[0]); j++)
             if (unit_is(rest, n, units[i][j])) return d * mult;
     return NAN;
 }

@@ -1156,3 +1156,83 @@ Test(drift, transformers_too_old_for_the_model_type_is_the_first_error)
                       "input_type=ArgsKwargs]\n",
                       "C.python-exception.unknown-model-type");
 }
+
+/* A CUDA driver API function (cu*, exported by the driver's libcuda.so) the loader cannot find
+ * says the driver is older than the toolkit the binary was built with: glibc elf/dl-lookup.c's
+ * "undefined symbol: %s" behind dlerror's "%s: " object, with cuGreenCtxStreamCreate (CUDA 12.5)
+ * from a build of CUDA 12.5 headers on a 12.4 driver. Within one major that is a driver to
+ * update, so the line alone is a hint of G1 (possible), not a verdict; a runtime symbol of the
+ * versioned libcudart.so.12 still is G1. */
+Test(drift, an_undefined_driver_api_function_is_a_hint_and_a_runtime_symbol_is_g1)
+{
+    struct corr_result *r = scan_text(
+        "driver", "Traceback (most recent call last):\n"
+                  "  File \"/work/tests/test_quant.py\", line 3, in <module>\n"
+                  "    import mypkg\n"
+                  "ImportError: /opt/conda/lib/python3.10/site-packages/mypkg/common_ops.abi3.so: "
+                  "undefined symbol: cuGreenCtxStreamCreate\n");
+    cr_expect_str_eq(fx_verdict(r), "none");
+    cr_expect(fx_cites(r, "G1", "G1.undefined-driver-symbol"), "the line is G1's hint");
+    cr_expect_lt(fx_conf(r, "G1"), 0.35);
+    corr_result_free(r);
+    expect_verdict("runtime",
+                   "ImportError: /opt/venv/lib/python3.12/site-packages/mypkg/_C.so: undefined "
+                   "symbol: cudaGetKernel, version libcudart.so.12\n",
+                   "G1");
+}
+
+/* JAX's own drift checks: jaxlib/plugin_support.py's RuntimeWarning "JAX plugin {name} version
+ * {v} is installed, but it is not compatible with the installed jaxlib version {v}, so it will
+ * not be used." (also cut after "is installed," where a console wrapped it), and
+ * jax/_src/lib/__init__.py's "jaxlib is version {v}, but this version of jax requires version >=
+ * {min}." name G9; xla_bridge.py's "Jax plugin configuration error: Exception when calling
+ * {mod}.initialize()" alone is a hint (a CUDA library the plugin cannot load fails the same way),
+ * and a healthy jax.print_environment_info() names nothing. */
+Test(drift, jax_plugin_and_jaxlib_of_two_releases_are_g9)
+{
+    expect_verdict("plugin",
+                   "/opt/venv/lib/python3.12/site-packages/jax/_src/xla_bridge.py:912: "
+                   "RuntimeWarning: JAX plugin jax_cuda12_plugin version 0.6.2 is installed, \n"
+                   "but it is not compatible with the installed jaxlib version 0.6.0\n"
+                   "RuntimeError: No FFI handler registered for cusolver_potrf_ffi on a platform "
+                   "CUDA\n",
+                   "G9");
+    expect_verdict("jaxlib",
+                   "  File \"/opt/venv/lib/python3.12/site-packages/jax/_src/lib/__init__.py\", "
+                   "line 88, in check_jaxlib_version\n"
+                   "RuntimeError: jaxlib is version 0.4.30, but this version of jax requires "
+                   "version >= 0.4.35.\n",
+                   "G9");
+    struct corr_result *r = scan_text(
+        "init", "Jax plugin configuration error: Exception when calling "
+                "jax_plugins.xla_cuda12.initialize()\n"
+                "Traceback (most recent call last):\n"
+                "  File \"/opt/venv/lib/python3.12/site-packages/jax/_src/xla_bridge.py\", "
+                "line 610, in discover_pjrt_plugins\n"
+                "    plugin_module.initialize()\n");
+    cr_expect_str_eq(fx_verdict(r), "none");
+    cr_expect(fx_cites(r, "G9", "G9.jax-plugin-init-failed"));
+    corr_result_free(r);
+    expect_verdict("healthy", "jax:    0.6.0\njaxlib: 0.6.0\nnumpy:  2.2.3\npython: 3.12.3\n",
+                   "none");
+}
+
+/* PTX written by a toolkit newer than the driver (CUDA's cudaErrorUnsupportedPtxVersion, 222:
+ * "the provided PTX was compiled with an unsupported toolchain.", the driver API's
+ * CUDA_ERROR_UNSUPPORTED_PTX_VERSION with the same text) is the run's first error, and no CUDA
+ * generation: a driver to update within one major. Before, only torch's "CUDA error: " form was
+ * read, as a weak generic CUDA error, and a tool's own wording ("cuLinkAddData(): ...") not at
+ * all. */
+Test(drift, ptx_newer_than_the_driver_is_the_first_error_and_no_gotcha)
+{
+    expect_none_first("ptx-link",
+                      "Started on Mon Mar  2 10:01:11 2026\n"
+                      "cuLinkAddData(): the provided PTX was compiled with an unsupported "
+                      "toolchain.\n",
+                      "C.cuda-error.unsupported-ptx");
+    expect_none_first("ptx-rt",
+                      "[cudaErrorUnsupportedPtxVersion] the provided PTX was compiled with an "
+                      "unsupported toolchain. in expression cudaGetLastError() in memsetKernel() : "
+                      "/src/kernels.cu:406\n",
+                      "C.cuda-error.unsupported-ptx");
+}

@@ -352,3 +352,95 @@ Test(pool_groups, only_unified_memory_lines_lift_the_no_platform_cap)
     cr_assert_gt(fx_conf(r, "G3"), generic, "uma %.2f, generic %.2f", fx_conf(r, "G3"), generic);
     corr_result_free(r);
 }
+
+/* ---- G3: the unified pool all but exhausted, read from the host's own memory reports ---- */
+
+/* A GB10 run that stopped during a model load (no error line: the host stalled), beside one
+ * memory report: procps free -h (src/free.c v4.0.6: its header, then "Mem:" and six "%11s"
+ * columns, available last, scale_size's "%.1f%ci"), /proc/meminfo (fs/proc/meminfo.c:
+ * "MemTotal:       " / "MemAvailable:   " then the kB value and " kB"), or top -b's summary
+ * (src/top/top_nls.c: "MiB Mem : ... total, ... free, ... used, ... buff/cache" and "MiB Swap:
+ * ... used. ... avail Mem"). `low` is the last snapshot's available figure. */
+static struct corr_result *pool_run(const char *sub, const char *form, const char *low)
+{
+    fx_write(sub, "train.log",
+             "2026-11-20 10:00:01 INFO Using device: NVIDIA GB10 (compute capability 12.1)\n"
+             "2026-11-20 10:00:05 INFO Loading checkpoint shards:  46%|####6     | 6/13\n");
+    char text[1024];
+    if (!strcmp(form, "free"))
+        snprintf(
+            text, sizeof text,
+            "               total        used        free      shared  buff/cache   available\n"
+            "Mem:           119Gi        12Gi        40Gi        12Mi        67Gi       107Gi\n"
+            "Swap:           15Gi          0B        15Gi\n"
+            "               total        used        free      shared  buff/cache   available\n"
+            "Mem:           119Gi       117Gi       312Mi        12Mi       1.6Gi       %s\n"
+            "Swap:           15Gi        15Gi          0B\n",
+            low);
+    else if (!strcmp(form, "meminfo"))
+        snprintf(text, sizeof text,
+                 "MemTotal:       124756992 kB\nMemFree:         3012344 kB\n"
+                 "MemAvailable:   109876544 kB\nCached:         64123456 kB\n"
+                 "MemTotal:       124756992 kB\nMemFree:          301234 kB\n"
+                 "MemAvailable:   %s kB\nCached:          1612345 kB\n",
+                 low);
+    else
+        snprintf(text, sizeof text,
+                 "top - 10:04:11 up 3 days,  2:01,  1 user,  load average: 9.12, 5.01, 2.10\n"
+                 "MiB Mem : 121833.0 total,    301.5 free, 120012.3 used,   1519.2 buff/cache\n"
+                 "MiB Swap:  16384.0 total,      0.0 free,  16384.0 used.    %s avail Mem\n",
+                 low);
+    fx_write(sub, !strcmp(form, "meminfo") ? "meminfo.txt" : "mem.log", text);
+    return fx_analyze_dir(sub);
+}
+
+static int possible_has(const struct corr_result *r, const char *id)
+{
+    for (size_t i = 0; i < r->npossible; i++)
+        if (!strcmp(r->possible[i].entry->id, id)) return 1;
+    return 0;
+}
+
+Test(pool_groups, host_memory_reports_near_empty_pool_weigh_for_g3)
+{
+    static const struct {
+        const char *form, *sig, *low, *roomy;
+    } cases[] = {
+        {"free", "CTX.meminfo.free-row", "1.1Gi", "31Gi"},
+        {"meminfo", "CTX.meminfo.available", "812344", "31234567"},
+        {"top", "CTX.meminfo.top-avail", "1821.5", "31012.4"},
+    };
+    for (size_t i = 0; i < AZ_ARRAY_LEN(cases); i++) {
+        char sub[32];
+        snprintf(sub, sizeof sub, "%s-low", cases[i].form);
+        struct corr_result *r = pool_run(sub, cases[i].form, cases[i].low);
+        cr_assert_str_eq(r->context.platform, "gb10");
+        cr_assert(fx_cites(r, "G3", cases[i].sig), "%s: the lowest snapshot is G3's evidence",
+                  cases[i].form);
+        /* no OOM line: the stall is partial evidence, so G3 is possible, not a verdict */
+        cr_assert(possible_has(r, "G3"), "%s: G3 is possible", cases[i].form);
+        double low = fx_conf(r, "G3");
+        corr_result_free(r);
+        /* near miss: a quarter of the pool still available, the rule claims nothing */
+        snprintf(sub, sizeof sub, "%s-roomy", cases[i].form);
+        r = pool_run(sub, cases[i].form, cases[i].roomy);
+        cr_assert(!fx_cites(r, NULL, cases[i].sig), "%s: roomy is no evidence", cases[i].form);
+        cr_assert_lt(fx_conf(r, "G3"), low, "%s", cases[i].form);
+        corr_result_free(r);
+    }
+}
+
+/* procps 3.3.9 and older print "buffers cached" and no available column: the same six numbers
+ * under that header are not read as what is available (the row counts only under the header
+ * that names its last column). */
+Test(pool_groups, free_without_an_available_column_is_not_read)
+{
+    fx_write("old", "train.log",
+             "2026-11-20 10:00:01 INFO Using device: NVIDIA GB10 (compute capability 12.1)\n");
+    struct corr_result *r =
+        fx_scan_one("old", "mem.log",
+                    "             total       used       free     shared    buffers     cached\n"
+                    "Mem:     124756992  123944648     812344      12288      40960     102400\n");
+    cr_assert(!fx_cites(r, NULL, "CTX.meminfo.free-row"));
+    corr_result_free(r);
+}
