@@ -757,6 +757,23 @@ Test(kernel_availability, vllm_selector_failure_with_a_capability_reason_is_g7_o
     corr_result_free(r);
 }
 
+/* line names want beside a GB10's device line and beside an RTX 50's: a mechanism of any machine.
+ */
+static void expect_anywhere(const char *sub, const char *want, const char *line)
+{
+    static const char *const devices[] = {GB10_LINE, RTX_LINE};
+    for (size_t i = 0; i < 2; i++) {
+        char *t = az_xasprintf("%s%s", devices[i], line);
+        char dsub[64];
+        snprintf(dsub, sizeof dsub, "%s-%zu", sub, i);
+        struct corr_result *r = scan(dsub, t);
+        cr_assert_str_eq(fx_verdict(r), want, "%s (%s): verdict %s", line, i ? "RTX" : "GB10",
+                         fx_verdict(r));
+        corr_result_free(r);
+        free(t);
+    }
+}
+
 /* Numba's driver-API check (NVIDIA/numba-cuda v0.30.4-4, b18b944, cudadrv/driver.py: "Call to %s
  * results in %s" % (fname, retcode.name), raised as CudaAPIError whose str is "[%s] %s"): the
  * code's name without the runtime string. CUDA_ERROR_NO_BINARY_FOR_GPU reads as "no kernel
@@ -765,17 +782,9 @@ Test(kernel_availability, numba_no_binary_for_gpu_reads_as_no_kernel_image)
 {
     static const char line[] = "numba.cuda.cudadrv.driver.CudaAPIError: [209] Call to "
                                "cuModuleLoadDataEx results in CUDA_ERROR_NO_BINARY_FOR_GPU\n";
-    char *t = az_xasprintf(GB10_LINE "%s", line);
-    struct corr_result *r = scan("nb-gb10", t);
-    cr_assert_str_eq(fx_verdict(r), "G1", "verdict %s", fx_verdict(r));
-    corr_result_free(r);
-    free(t);
-    t = az_xasprintf(RTX_LINE "%s", line);
-    r = scan("nb-rtx", t);
-    cr_assert_str_eq(fx_verdict(r), "G1", "verdict %s", fx_verdict(r));
-    corr_result_free(r);
-    free(t);
-    r = scan("nb-other", GB10_LINE "numba.cuda.cudadrv.driver.CudaAPIError: [700] Call to "
+    expect_anywhere("nb", "G1", line);
+    struct corr_result *r =
+        scan("nb-other", GB10_LINE "numba.cuda.cudadrv.driver.CudaAPIError: [700] Call to "
                                    "cuMemcpyDtoH results in CUDA_ERROR_ILLEGAL_ADDRESS\n");
     cr_assert_str_eq(r->context.platform, "gb10", "the input was read");
     cr_assert_eq(fx_conf(r, "G1"), 0.0, "G1 weighs %.2f", fx_conf(r, "G1"));
@@ -831,5 +840,140 @@ Test(kernel_availability, vllm_cutlass_moe_entry_without_an_sm121_kernel_is_g7)
                        "cutlass_scaled_mm kernel for CUDA device capability: 120. Required "
                        "capability: 90 or 100\n");
     cr_assert_str_neq(fx_verdict(r), "G7", "capability 120 is not GB10");
+    corr_result_free(r);
+}
+
+/* 1 when r's possible list names entry id. */
+static int possible_names(const struct corr_result *r, const char *id)
+{
+    for (size_t i = 0; i < r->npossible; i++)
+        if (strcmp(r->possible[i].entry->id, id) == 0) return 1;
+    return 0;
+}
+
+/* The Hugging Face kernels library picks a Hub kernel's build by torch version, ABI, torch's CUDA,
+ * CPU and OS, never by the GPU's arch (huggingface/kernels v0.16.0, commit 272cd12,
+ * kernels/src/kernels/utils.py: f"Cannot find a build variant for this system in {repo_id}
+ * (revision: {revision}):\n\n{variants_trace_str(trace)}"; variants.py: f"{variant_str}:
+ * {reason}" with "Torch version ({v}) does not match environment Torch version ({t})" and "CUDA
+ * version ({v}) is not compatible with system CUDA version ({s})"). The message is the run's
+ * first error and names no gotcha; the refused builds' reasons leave G9 (another torch) or G1
+ * (another CUDA major) possible, never a verdict; a higher minor of the same major is not read.
+ * flash-attn's own Hub kernel without a build is G2 in every release's form (v0.4.5 97db49b
+ * "Kernel `{repo_id}` at revision {revision} does not have build: {variant}", v0.8.2 f3fce86
+ * "Kernel at path `{repo_path}` does not have one of build variants: {...}", v0.13.0 584b562
+ * "... (revision: {revision}). Available variants: ...", v0.16.0 above). */
+Test(kernel_availability, hub_kernel_without_a_build_is_a_first_error_its_reasons_possible)
+{
+    static const char head[] = "FileNotFoundError: Cannot find a build variant for this system in "
+                               "kernels-community/activation (revision: v1):\n\n";
+    char *t = az_xasprintf("%storch29-cxx11-cu130-aarch64-linux: Torch version (2.9) does not "
+                           "match environment Torch version (2.10)\n"
+                           "torch210-cxx11-cu128-x86_64-linux: CPU (x86_64) does not match "
+                           "system CPU (aarch64)\n",
+                           head);
+    struct corr_result *r = scan("hubk-torch", t);
+    cr_assert_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_assert_not_null(r->first_error_entry);
+    cr_assert_str_eq(r->first_error_entry->id, "C.install", "first error %s",
+                     r->first_error_entry->id);
+    cr_assert(fx_cites(r, "G9", "G9.hub-kernel-torch-version"), "the torch reason was read");
+    cr_assert(possible_names(r, "G9"), "another torch's build leaves G9 possible");
+    corr_result_free(r);
+    free(t);
+    t = az_xasprintf("%storch210-cxx11-cu126-aarch64-linux: CUDA version (12.6) is not compatible "
+                     "with system CUDA version (13.0)\n"
+                     "torch210-cxx11-cu128-aarch64-linux: CUDA version (12.8) is not compatible "
+                     "with system CUDA version (13.0)\n",
+                     head);
+    r = scan("hubk-cuda", t);
+    cr_assert_str_eq(fx_verdict(r), "none", "verdict %s", fx_verdict(r));
+    cr_assert(possible_names(r, "G1"), "CUDA 12 builds under a CUDA 13 torch leave G1 possible");
+    corr_result_free(r);
+    free(t);
+    t = az_xasprintf("%storch210-cxx11-cu129-aarch64-linux: CUDA version (12.9) is not compatible "
+                     "with system CUDA version (12.8)\n",
+                     head);
+    r = scan("hubk-minor", t);
+    cr_assert_eq(fx_conf(r, "G1"), 0.0, "a newer minor of the same major: G1 %.2f",
+                 fx_conf(r, "G1"));
+    corr_result_free(r);
+    free(t);
+    static const char *const fa[] = {
+        "FileNotFoundError: Cannot find a build variant for this system in "
+        "kernels-community/flash-attn3 (revision: v1):\n\ntorch29-cxx11-cu130-aarch64-linux: "
+        "Torch version (2.9) does not match environment Torch version (2.10)\n",
+        "FileNotFoundError: Cannot find a build variant for this system in "
+        "kernels-community/flash-attn2 (revision: main). Available variants: "
+        "torch28-cxx11-cu128-x86_64-linux\n",
+        "FileNotFoundError: Kernel at path `/root/.cache/huggingface/hub/"
+        "models--kernels-community--flash-attn/snapshots/3f1c2a9` does not have one of build "
+        "variants: torch210-cxx11-cu130-aarch64-linux, torch-universal\n",
+        /* transformers' load_and_register_attn_kernel (integrations/hub_kernels.py, 0170d40):
+         * raise ValueError(f"An error occurred while trying to load from '{repo_id}': {e}.") */
+        "ValueError: An error occurred while trying to load from 'kernels-community/flash-attn2': "
+        "Cannot find a build variant for this system in kernels-community/flash-attn2 "
+        "(revision: v3):\n"};
+    for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++) {
+        char sub[32];
+        snprintf(sub, sizeof sub, "hubk-fa%zu", i);
+        r = scan(sub, fa[i]);
+        cr_assert_str_eq(fx_verdict(r), "G2", "%s: verdict %s", fa[i], fx_verdict(r));
+        corr_result_free(r);
+    }
+}
+
+/* vLLM's attention selector failure (vllm/platforms/cuda.py, commit 002db49,
+ * get_attn_backend_cls: f"No valid attention backend found for {cls.device_name} with
+ * {config_str}. Reasons: {reasons_str}." with reasons_str "{NAME: [r, r], ...}") is one line;
+ * a copy wrapped at a space puts its reasons on the next line or breaks the reasons between or
+ * inside entries. Read as one message: every backend refusing the capability is G7 on GB10 and a
+ * hint beside an RTX 50; a backend refusing something else (on the first line) is not G7. */
+Test(kernel_availability, a_wrapped_attention_selector_failure_reads_as_one_message)
+{
+    static const char head[] = "ValueError: No valid attention backend found for cuda with "
+                               "AttentionSelectorConfig(head_size=576, dtype=torch.bfloat16, ";
+    char *t = az_xasprintf("%skv_cache_dtype=fp8_ds_mla, block_size=None,\nuse_mla=True, "
+                           "has_sink=False, use_sparse=True). Reasons: {FLASHMLA_SPARSE: "
+                           "[compute capability not supported], FLASHINFER_MLA_SPARSE: [sparse "
+                           "not supported, compute capability not supported]}.",
+                           head);
+    expect_on_gb10_only("attn-wrap", "G7", t, NULL);
+    free(t);
+    t = az_xasprintf("%suse_mla=True, use_sparse=True). Reasons: {FLASHMLA_SPARSE: [compute "
+                     "capability not supported], FLASHINFER_MLA_SPARSE: [sparse not supported,\n"
+                     "compute capability not supported]}.",
+                     head);
+    expect_on_gb10_only("attn-wrap-in", "G7", t, NULL);
+    free(t);
+    t = az_xasprintf(GB10_LINE "%suse_mla=True, use_sparse=True). Reasons: {TRITON_MLA: [sparse "
+                               "not supported],\nFLASHMLA_SPARSE: [compute capability not "
+                               "supported]}.\n",
+                     head);
+    struct corr_result *r = scan("attn-wrap-other", t);
+    cr_assert_str_eq(r->context.platform, "gb10");
+    cr_assert_str_neq(fx_verdict(r), "G7", "a backend refusing sparse: verdict %s", fx_verdict(r));
+    corr_result_free(r);
+    free(t);
+}
+
+/* SGLang's FA3 (sgl-project/sglang python/sglang/jit_kernel/flash_attention_v3.py, commit
+ * 31c27cd: _is_fa3_supported admits capability 8.x and 9.x, else raise NotImplementedError(
+ * "flash_attn at sgl-kernel is only supported on sm90 and above")) is flash-attention's Hopper
+ * code refusing the GPU: G2 on GB10 and off it. The same file's fallback warning, which quotes the
+ * kernels library's message for the Hub FA3 build and goes on with sgl-kernel's, is no failure. */
+Test(kernel_availability, sglang_fa3_refusing_the_gpu_is_g2_and_its_hub_fallback_is_not)
+{
+    static const char line[] =
+        "NotImplementedError: flash_attn at sgl-kernel is only supported on sm90 and above\n";
+    expect_anywhere("sglfa3", "G2", line);
+    struct corr_result *r =
+        scan("sglfa3-rollback",
+             "WARNING 12-03 10:11:12 [flash_attention_v3.py:60] Rollback to implementation from "
+             "sgl-kernel since loading FlashAttention v3 kernels from "
+             "kernels-community/sgl-flash-attn3 with lockfile /root/.cache/sglang/kernels.lock "
+             "failed: Cannot find a build variant for this system in "
+             "kernels-community/sgl-flash-attn3 (revision: v1):\n");
+    cr_assert_str_neq(fx_verdict(r), "G2", "a fallback warning: verdict %s", fx_verdict(r));
     corr_result_free(r);
 }

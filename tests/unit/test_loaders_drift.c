@@ -1236,3 +1236,20 @@ Test(drift, ptx_newer_than_the_driver_is_the_first_error_and_no_gotcha)
                       "/src/kernels.cu:406\n",
                       "C.cuda-error.unsupported-ptx");
 }
+
+/* Triton before its 3.5 line maps ptxas releases 10-12 to a PTX version and raises on any other
+ * (triton-lang/triton third_party/nvidia/backend/compiler.py ptx_get_version, stored commit
+ * 2b43145; the later text "Triton only support CUDA 10.0 or higher, but got CUDA version: " +
+ * cuda_version, facebookexperimental/triton 00788e9): a CUDA 13 ptxas is a CUDA 12-era Triton on
+ * a CUDA 13 toolkit, G1 anywhere; the form without the version, or an old ptxas, names nothing. */
+Test(drift, a_triton_older_than_cuda13_handed_a_cuda13_ptxas_is_g1)
+{
+    expect_verdict("triton13",
+                   "RuntimeError: Triton only support CUDA 10.0 or higher, but got CUDA version: "
+                   "13.0\n",
+                   "G1");
+    expect_verdict("triton9",
+                   "RuntimeError: Triton only support CUDA 10.0 or higher, but got CUDA version: "
+                   "9.2\n",
+                   "none");
+}
