@@ -83,13 +83,16 @@ struct match_lit {
     uint32_t first_sig; /* index into match_searcher.lit_sigs */
     uint32_t nsigs;
     uint32_t key_off; /* where its 4-byte key starts in s (the rarest window; 0 for 3 bytes) */
+    int32_t key_off2; /* the window next to it, key_off +- 1, for the other parity of a start;
+                       * -1 or len - 3: one past an end of the literal (match_search.c) */
 };
 
 /*
- * The searcher: every position of a record is a candidate start; its next 4 bytes, case-folded
- * with | 0x20 and hashed, index a bitmap of one 4-byte window of each literal, the window of the
- * rarest bytes (key_off: "ughp" of "avg generation throughput", not "avg ", which every vLLM
- * "Avg prompt throughput" line has); a 3-byte literal enters once per possible 4th byte. The
+ * The searcher: at every even position of a record its next 4 bytes, case-folded with | 0x20 and
+ * hashed, index a bitmap of two adjacent 4-byte windows of each literal, one for either parity of
+ * its start, chosen among the rarest (key_off, key_off2: "ughp" of "avg generation throughput",
+ * not "avg ", which every vLLM "Avg prompt throughput" line has); a window past a literal's end
+ * (3- and 4-byte literals) enters once per possible byte there. The
  * positions are independent, so the loop runs at the CPU's throughput instead of a dependent skip
  * chain's latency, and short literals cost nothing extra. A set bit is verified against the keys of
  * that hash. A probe hit is the searcher's other cost (one every ~20 bytes of a training log, two
@@ -101,7 +104,8 @@ struct match_key {
     uint32_t lit;       /* index into lits */
     uint64_t head;      /* the literal's first min(len, 8) bytes | 0x20 each, in load order */
     uint64_t head_mask; /* 0xff for each byte of head in use */
-    uint32_t key_off;   /* lits[lit].key_off */
+    int32_t key_off;    /* where the window starts in the literal: lits[lit].key_off, one past
+                         * it, or -1 (one byte before it; match_search.c, build_keys()) */
     uint32_t len;       /* lits[lit].len */
 };
 
@@ -113,9 +117,6 @@ struct match_searcher {
     /* the keys whose hash is in bitmap word i are keys[wstart[i] .. wstart[i + 1]): one offset
      * per 64 possible hashes (64 KiB at most), so a probe hit reads one offset and its keys */
     uint32_t *wstart; /* (1 << bits) / 64 + 1 entries */
-    uint32_t *lits3;  /* literals of exactly 3 bytes: checked at a record's last 3 bytes */
-    size_t nlits3;
-    uint64_t tail3[64]; /* 4096-bit filter of the 3-byte literals (tail3_hash), before lits3 */
     struct match_lit *lits;
     size_t nlits;
     uint32_t *lit_sigs; /* signature indices, grouped per literal */

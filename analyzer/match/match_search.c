@@ -2,18 +2,19 @@
  * match/match_search.c - one multi-literal searcher over every signature's literals.
  *
  * Most records contain none of the literals; for them the cost is one pass of independent
- * per-position bitmap probes (see match_private.h). Portable C only: unaligned loads go through
- * memcpy, the byte order only has to agree between building and probing, so it runs on x86_64 and
- * aarch64 alike.
+ * bitmap probes at every other position (see match_private.h). Portable C only: unaligned loads go
+ * through memcpy, the byte order only has to agree between building and probing, so it runs on
+ * x86_64 and aarch64 alike.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "match/match_private.h"
 
-/* Multiplicative hash; 64-bit so compilers keep it scalar (SSE2 has no 32-bit vector multiply and
- * its emulation is slower than four scalar multiplies). */
-#define KEY_MULT 0x9E3779B97F4A7C15ull
+/* Multiplicative hashes: KEY_MULT for the build-time tables; KEY_MULT32 for the probe, the top
+ * `bits` of a 32-bit product (one 32-bit multiply per position). */
+#define KEY_MULT   0x9E3779B97F4A7C15ull
+#define KEY_MULT32 0x9E3779B1u
 
 const uint8_t match_lower[256] = {
 #define L4(i)  L1(i), L1(i + 1), L1(i + 2), L1(i + 3)
@@ -49,14 +50,7 @@ static inline uint32_t fold_load(const uint8_t *q)
 
 static inline uint32_t key_hash(uint32_t folded, unsigned bits)
 {
-    return (uint32_t)(((uint64_t)folded * KEY_MULT) >> (64 - bits));
-}
-
-/* 12-bit hash of 3 lowercased bytes, for the record-tail filter. */
-static inline uint32_t tail3_hash(uint8_t a, uint8_t b, uint8_t c)
-{
-    uint32_t v = (uint32_t)a | (uint32_t)b << 8 | (uint32_t)c << 16;
-    return (uint32_t)(((uint64_t)v * KEY_MULT) >> 52);
+    return (uint32_t)(folded * KEY_MULT32) >> (32 - bits);
 }
 
 static int lit_cmp(const void *a, const void *b)
@@ -76,11 +70,15 @@ static int key_cmp(const void *a, const void *b)
     return x->lit < y->lit ? -1 : x->lit > y->lit;
 }
 
-static void add_key(struct match_searcher *w, size_t *cap, const uint8_t *four, uint32_t lit)
+/* A key of literal lit: the window four, which starts off bytes into the literal (-1: one byte
+ * before it). */
+static void add_key(struct match_searcher *w, size_t *cap, const uint8_t *four, uint32_t lit,
+                    int32_t off)
 {
     az_grow((void **)&w->keys, cap, w->nkeys + 1, sizeof(*w->keys));
     w->keys[w->nkeys].hash = fold_load(four); /* hashed once bits is known */
     w->keys[w->nkeys].lit = lit;
+    w->keys[w->nkeys].key_off = off;
     w->nkeys++;
 }
 
@@ -228,22 +226,53 @@ static void choose_windows(struct match_searcher *w, const uint16_t *tri)
     for (size_t i = 0; i < n; i++)
         if (!d || wins[i].bytes != wins[d - 1].bytes || wins[i].lit != wins[d - 1].lit)
             wins[d++] = wins[i];
+    unsigned *score = NULL;
+    size_t cap = 0;
     for (size_t i = 0; i < w->nlits; i++) {
         struct match_lit *l = &w->lits[i];
         l->key_off = 0;
-        unsigned best_score = ~0u;
+        l->key_off2 = -1;
+        if (l->len < 4) continue;
+        az_grow((void **)&score, &cap, l->len, sizeof *score);
         for (uint32_t o = 0; o + 4 <= l->len; o++) {
-            unsigned score = 0;
-            for (uint32_t b = 0; b < 4; b++) score += byte_commonness(l->s[o + b]);
-            score += WINDOW_SHARED_COST * (window_count(wins, d, fold_load(l->s + o)) - 1);
-            score += WINDOW_EXAMPLE_COST *
-                     (unsigned)AZ_MIN(trigram_bound(tri, (const char *)l->s + o, 4), (size_t)1000);
-            if (score < best_score) {
-                best_score = score;
-                l->key_off = o;
-            }
+            score[o] = 0;
+            for (uint32_t b = 0; b < 4; b++) score[o] += byte_commonness(l->s[o + b]);
+            score[o] += WINDOW_SHARED_COST * (window_count(wins, d, fold_load(l->s + o)) - 1);
+            score[o] +=
+                WINDOW_EXAMPLE_COST *
+                (unsigned)AZ_MIN(trigram_bound(tri, (const char *)l->s + o, 4), (size_t)1000);
         }
+        /* The window o + 1 past the last one: the literal's last 3 bytes and any byte after;
+         * -1 before the first: any byte and the first 3. Scored by their 3 bytes, the unknown
+         * byte as the commonest (and each costs 128 keys). */
+        unsigned edge[2];
+        for (unsigned e = 0; e < 2; e++) {
+            const uint8_t *t = e ? l->s + l->len - 3 : l->s;
+            edge[e] = byte_commonness(' ') +
+                      WINDOW_EXAMPLE_COST *
+                          (unsigned)AZ_MIN(trigram_bound(tri, (const char *)t, 3), (size_t)1000);
+            for (unsigned b = 0; b < 3; b++) edge[e] += byte_commonness(t[b]);
+        }
+        /* The windows o and o + dir (dir = -1 or 1), one of which starts at an even position of
+         * each occurrence (run() probes only those): the pair whose worse window scores least
+         * (a score is a rough log of how often a window occurs, so the worse one dominates); of
+         * equals, the least sum, then the first. */
+        uint64_t best = UINT64_MAX;
+        for (uint32_t o = 0; o + 4 <= l->len; o++)
+            for (int dir = -1; dir <= 1; dir += 2) {
+                int32_t o2 = (int32_t)o + dir;
+                int edge_at = o2 < 0 || (uint32_t)o2 + 4 > l->len;
+                if (edge_at && l->len >= 5) continue; /* 128 keys: only when there is no other */
+                unsigned other = o2 < 0 ? edge[0] : (uint32_t)o2 + 4 > l->len ? edge[1] : score[o2];
+                uint64_t key = (uint64_t)AZ_MAX(score[o], other) << 32 | (score[o] + other);
+                if (key < best) {
+                    best = key;
+                    l->key_off = o;
+                    l->key_off2 = o2;
+                }
+            }
     }
+    free(score);
     free(wins);
 }
 
@@ -268,34 +297,46 @@ static void key_head(struct match_key *key, const struct match_lit *l)
         key->head_mask |= byte_lane(b);
     }
     memcpy(&key->head, head, sizeof head);
-    key->key_off = l->key_off;
     key->len = l->len;
 }
+
+/* The bitmap's largest size, 2^21 bits (256 KiB; its key index 128 KiB): the even-position
+ * probe has 16,402 keys with the shipped pack, and 2^20 bits gave 32 % more false probe hits on
+ * the bench log and measured 3 % slower; 2^22 measured the same as 2^21. */
+#define PROBE_MAX_BITS 21
 
 static void build_keys(struct match_searcher *w, const uint16_t *tri)
 {
     size_t cap = 0;
     choose_windows(w, tri);
+    /* run() probes the windows at even positions only, so each literal has a key for either
+     * parity of its start: the windows at key_off and key_off2 (choose_windows()). A window
+     * past either end of the literal is its 3 bytes there with each possible byte next to them
+     * (any c with c | 0x20 == c: the others fold onto one of those); a 3-byte literal has only
+     * those two. At a record's end, run() probes the last 3 bytes with a space after them. */
     for (size_t i = 0; i < w->nlits; i++) {
         const struct match_lit *l = &w->lits[i];
-        if (l->len >= 4) {
-            add_key(w, &cap, l->s + l->key_off, (uint32_t)i);
-            continue;
-        }
-        w->lits3 = az_xrealloc(w->lits3, (w->nlits3 + 1) * sizeof(*w->lits3));
-        w->lits3[w->nlits3++] = (uint32_t)i;
-        uint32_t th = tail3_hash(l->s[0], l->s[1], l->s[2]);
-        w->tail3[th >> 6] |= (uint64_t)1 << (th & 63);
-        for (unsigned c = 0; c < 256; c++) {
-            uint8_t four[4] = {l->s[0], l->s[1], l->s[2], (uint8_t)c};
-            if ((c | 0x20) != c) continue; /* folds onto c | 0x20, added on its own turn */
-            add_key(w, &cap, four, (uint32_t)i);
+        const uint8_t *s = l->s;
+        int32_t offs[2] = {l->len >= 4 ? (int32_t)l->key_off : -1, l->len >= 4 ? l->key_off2 : 0};
+        for (unsigned k = 0; k < 2; k++) {
+            int32_t o = offs[k];
+            if (o >= 0 && (uint32_t)o + 4 <= l->len) {
+                add_key(w, &cap, s + o, (uint32_t)i, o);
+                continue;
+            }
+            const uint8_t *t = o < 0 ? s : s + l->len - 3;
+            for (unsigned c = 0; c < 256; c++) {
+                if ((c | 0x20) != c) continue;
+                uint8_t four[4] = {t[0], t[1], t[2], (uint8_t)c};
+                if (o < 0) four[0] = (uint8_t)c, four[1] = t[0], four[2] = t[1], four[3] = t[2];
+                add_key(w, &cap, four, (uint32_t)i, o);
+            }
         }
     }
     /* >= 512 bits per key: a random position aliases a key 1 time in 512 or less (64 gave
      * twice the false probe hits on the bench log); at most 2^20 bits (128 KiB) */
     unsigned bits = 16;
-    while (bits < 20 && ((size_t)1 << bits) < w->nkeys * 512) bits++;
+    while (bits < PROBE_MAX_BITS && ((size_t)1 << bits) < w->nkeys * 512) bits++;
     w->bits = bits;
     w->bitmap = az_xcalloc(((size_t)1 << bits) / 64, sizeof(uint64_t));
     for (size_t k = 0; k < w->nkeys; k++) {
@@ -432,7 +473,6 @@ void match_searcher_free(struct match_searcher *w)
     free(w->bitmap);
     free(w->keys);
     free(w->wstart);
-    free(w->lits3);
     for (size_t i = 0; i < w->nlits; i++) free(w->lits[i].fold);
     free(w->lits);
     free(w->lit_sigs);
@@ -488,8 +528,8 @@ static void verify(const struct match_searcher *w, uint32_t h, const uint8_t *p,
             found = 1;
             continue;
         }
-        if (pos < key->key_off) continue;
-        size_t at = pos - key->key_off, room = len - at;
+        if (key->key_off > 0 && pos < (size_t)key->key_off) continue;
+        size_t at = (size_t)((ptrdiff_t)pos - key->key_off), room = len - at;
         if (key->len > room) continue;
         if (room >= sizeof(uint64_t)) {
             uint64_t x;
@@ -519,43 +559,46 @@ static inline uint64_t probe_bit(const struct match_searcher *w, uint32_t h)
     return (w->bitmap[h >> 6] >> (h & 63)) & 1;
 }
 
+/* The probe of position pos: verify() where its bit is set. */
+static inline void probe_at(const struct match_searcher *w, const uint8_t *p, size_t pos,
+                            size_t len, const struct run_ctx *rc)
+{
+    uint32_t h = probe_hash(w, p + pos);
+    if (probe_bit(w, h)) verify(w, h, p, pos, len, rc);
+}
+
+/*
+ * The probes of p[0..len), len >= 4: the windows at even positions only (build_keys() gives each
+ * literal a key for either parity of its start), half the hashes and bitmap loads of probing
+ * every position. Four independent probes per step: one branch, no dependency between them; the
+ * rare step with a set bit hashes again rather than keep the hashes live (they would spill).
+ */
+static void probe_even(const struct match_searcher *w, const uint8_t *p, size_t len,
+                       const struct run_ctx *rc)
+{
+    const size_t end = len - 3; /* positions with 4 bytes ahead */
+    size_t pos = 0;
+    for (; pos + 8 <= end; pos += 8) {
+        uint64_t any =
+            probe_bit(w, probe_hash(w, p + pos)) | probe_bit(w, probe_hash(w, p + pos + 2)) |
+            probe_bit(w, probe_hash(w, p + pos + 4)) | probe_bit(w, probe_hash(w, p + pos + 6));
+        if (AZ_LIKELY(!any)) continue;
+        for (size_t k = 0; k < 8; k += 2) probe_at(w, p, pos + k, len, rc);
+    }
+    for (; pos < end; pos += 2) probe_at(w, p, pos, len, rc);
+}
+
 static void run(const struct match_searcher *w, const uint8_t *p, size_t len,
                 const struct run_ctx *rc)
 {
     if (w->bits == 0 || len < 3) return;
-    if (len >= 4) {
-        const size_t end = len - 3; /* positions with 4 bytes ahead */
-        size_t pos = 0;
-        /* four independent probes per step: one branch, no dependency between them; the rare
-         * step with a set bit hashes again rather than keep the hashes live (they would spill) */
-        for (; pos + 4 <= end; pos += 4) {
-            uint64_t any =
-                probe_bit(w, probe_hash(w, p + pos)) | probe_bit(w, probe_hash(w, p + pos + 1)) |
-                probe_bit(w, probe_hash(w, p + pos + 2)) | probe_bit(w, probe_hash(w, p + pos + 3));
-            if (AZ_LIKELY(!any)) continue;
-            for (size_t k = 0; k < 4; k++) {
-                uint32_t h = probe_hash(w, p + pos + k);
-                if (probe_bit(w, h)) verify(w, h, p, pos + k, len, rc);
-            }
-        }
-        for (; pos < end; pos++) {
-            uint32_t h = probe_hash(w, p + pos);
-            if (probe_bit(w, h)) verify(w, h, p, pos, len, rc);
-        }
-    }
-    /* a 3-byte literal ending the record has no 4th byte to probe with */
-    const uint8_t *t3 = p + len - 3;
-    uint32_t th = tail3_hash(match_lower[t3[0]], match_lower[t3[1]], match_lower[t3[2]]);
-    if (AZ_LIKELY(!((w->tail3[th >> 6] >> (th & 63)) & 1))) return;
-    for (size_t k = 0; k < w->nlits3; k++) {
-        uint32_t li = w->lits3[k];
-        if (rc->stamp && rc->stamp[li] == rc->gen) continue;
-        const struct match_lit *l = &w->lits[li];
-        if (!lit_at(l, p + len - 3, 3)) continue;
-        if (rc->stamp) rc->stamp[li] = rc->gen;
-        if (rc->ps) rc->ps->lit_hits++;
-        rc->fn(rc->ctx, l);
-    }
+    if (len >= 4) probe_even(w, p, len, rc);
+    /* the last 3 bytes at an even position: a space stands for the byte past the end (a window
+     * past a literal's end has a key for each byte there; verify() reads only the record) */
+    if ((len - 3) & 1) return;
+    uint8_t last[4] = {p[len - 3], p[len - 2], p[len - 1], ' '};
+    uint32_t h = key_hash(fold_load(last), w->bits);
+    if (probe_bit(w, h)) verify(w, h, p, len - 3, len, rc);
 }
 
 void match_searcher_run(const struct match_searcher *w, const uint8_t *p, size_t len,
