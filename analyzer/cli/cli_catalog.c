@@ -259,6 +259,19 @@ static void explain_table(FILE *out, const struct match_catalogue *cat)
     }
 }
 
+/* A signature's "route" (docs/patterns.md, "Route"): the signatures its hits may stand for, or,
+ * for one made by a route, the line shape whose hits stand for it. */
+static void put_routes(FILE *out, const struct match_pack *pack, const struct match_sig *s)
+{
+    if (s->routed_from)
+        fprintf(out, "    routed:  a hit of %s whose route names this entry (gotcha explain %s)\n",
+                s->routed_from->id, s->routed_from->entry->id);
+    for (size_t i = 0; i < match_pack_sig_count(pack); i++) {
+        const struct match_sig *t = match_pack_sig(pack, i);
+        if (t->routed_from == s) fprintf(out, "    route:   some hits stand for %s\n", t->id);
+    }
+}
+
 /* "xid:79" or "xid": 1 when id names a catalogue (printed, or *rc set for an unknown code). */
 static int explain_catalogue(const struct match_pack *pack, const char *id, FILE *out, FILE *err,
                              int *rc)
@@ -336,6 +349,7 @@ int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err)
         for (size_t k = 0; k < s->ncascade_of; k++)
             fprintf(out, "%s%s", k ? "," : "  cascade of: ", s->cascade_of[k]);
         if (s->after) fprintf(out, "  after: %s within %u", s->after->id, s->after_within);
+        if (s->until) fprintf(out, " until %s", s->until->id);
         fputc('\n', out);
         struct az_buf b = AZ_BUF_INIT;
         if (s->summary && *s->summary) {
@@ -354,6 +368,7 @@ int cli_cmd_explain(const struct cli_options *o, FILE *out, FILE *err)
         if (s->shape_of)
             fprintf(out, "    codes:   looked up in catalogue %s (%zu codes: gotcha explain %s)\n",
                     s->shape_of->id, s->shape_of->ncodes, s->shape_of->id);
+        put_routes(out, pack, s);
     }
     if (e->nrules) fprintf(out, "\nrules (%zu):\n", e->nrules);
     for (size_t i = 0; i < e->nrules; i++) put_rule(out, i + 1, e->rules[i]);

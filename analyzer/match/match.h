@@ -192,6 +192,13 @@ struct match_sig {
      * JSON's "avg" under its metric's name). NULL/0 when not given. */
     const struct match_sig *after;
     unsigned after_within;
+    /* "after": {"until"}: the condition ends at a line of this signature after the key's (a
+     * block's closing line). NULL when not given. */
+    const struct match_sig *until;
+    /* "route": a signature made for a case of another one's route (docs/patterns.md, "Route"):
+     * it has no regex of its own; routed_from's hits whose routed fact the case's regex finds are
+     * reported as it. NULL for every written signature. */
+    const struct match_sig *routed_from;
 };
 
 struct match_entry {

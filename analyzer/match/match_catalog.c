@@ -238,11 +238,7 @@ static const struct match_sig *make_sig(struct match_loader *ld, struct match_en
     s->own_tags = c->sev_tags[fatal]; /* the entry's are added after, as for every signature */
     s->nown_tags = c->nsev_tags[fatal];
     s->code_fact = s->sev_fact = -1;
-    az_grow((void **)&p->sigs, &p->cap_sigs, p->nsigs + 1, sizeof *p->sigs);
-    p->sigs[p->nsigs++] = s;
-    az_grow((void **)&e->sigs, &e->cap, e->pub.nsigs + 1, sizeof *e->sigs);
-    e->sigs[e->pub.nsigs++] = &s->pub;
-    e->pub.sigs = e->sigs;
+    match_ld_add_sig(p, e, s);
     return &s->pub;
 }
 

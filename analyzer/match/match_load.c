@@ -246,6 +246,8 @@ static void sig_free(struct match_sig_priv *s)
     if (!s) return;
     free(s->cat_name);
     free(s->after_name);
+    free(s->until_name);
+    match_route_free(s);
     pcre2_code_free(s->code);
     free_str_list(s->literals, s->nliterals);
     free_str_list(s->gate, s->ngate);
@@ -258,20 +260,36 @@ static void sig_free(struct match_sig_priv *s)
     free(s);
 }
 
+pcre2_code *match_ld_compile(struct match_loader *ld, const char *what, const char *regex, int *jit)
+{
+    int ec;
+    PCRE2_SIZE eoff;
+    pcre2_code *code = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED, 0, &ec, &eoff, NULL);
+    if (!code) {
+        PCRE2_UCHAR msg[256];
+        pcre2_get_error_message(ec, msg, sizeof(msg));
+        match_ld_problem(ld, what, "bad regex: %s at offset %zu", (const char *)msg, (size_t)eoff);
+        return NULL;
+    }
+    *jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
+    return code;
+}
+
+void match_ld_add_sig(struct match_pack *p, struct match_entry_priv *e, struct match_sig_priv *s)
+{
+    az_grow((void **)&p->sigs, &p->cap_sigs, p->nsigs + 1, sizeof(*p->sigs));
+    p->sigs[p->nsigs++] = s;
+    az_grow((void **)&e->sigs, &e->cap, e->pub.nsigs + 1, sizeof(*e->sigs));
+    e->sigs[e->pub.nsigs++] = &s->pub;
+    e->pub.sigs = e->sigs;
+}
+
 /* Compile the regex and collect its named groups as facts. 0 on success. */
 static int sig_compile(struct match_loader *ld, struct match_sig_priv *s, const char *id,
                        json_t *facts)
 {
-    int ec;
-    PCRE2_SIZE eoff;
-    s->code = pcre2_compile((PCRE2_SPTR)s->pub.regex, PCRE2_ZERO_TERMINATED, 0, &ec, &eoff, NULL);
-    if (!s->code) {
-        PCRE2_UCHAR msg[256];
-        pcre2_get_error_message(ec, msg, sizeof(msg));
-        match_ld_problem(ld, id, "bad regex: %s at offset %zu", (const char *)msg, (size_t)eoff);
-        return -1;
-    }
-    s->jit = pcre2_jit_compile(s->code, PCRE2_JIT_COMPLETE) == 0;
+    s->code = match_ld_compile(ld, id, s->pub.regex, &s->jit);
+    if (!s->code) return -1;
 
     uint32_t nnames = 0, entry_size = 0, ncap = 0;
     PCRE2_SPTR table = NULL;
@@ -337,7 +355,7 @@ static int sig_compile(struct match_loader *ld, struct match_sig_priv *s, const 
 static const char *const sig_fields[] = {
     "id",        "kinds",    "strength",  "regex",      "literals", "facts",    "summary",
     "note",      "examples", "sources",   "role",       "tags",     "contrary", "decisive_on",
-    "catalogue", "code",     "follow_up", "cascade_of", "after",    NULL};
+    "catalogue", "code",     "follow_up", "cascade_of", "after",    "route",    NULL};
 
 /* A tag: lowercase letters, digits and '-' ("oom", "pip-change"). */
 static int valid_tag(const char *t)
@@ -396,7 +414,7 @@ static void load_sig_after(struct match_loader *ld, const char *what, json_t *js
 {
     json_t *af = json_object_get(js, "after");
     if (!af) return;
-    static const char *const afields[] = {"sig", "within", NULL};
+    static const char *const afields[] = {"sig", "within", "until", NULL};
     char awhat[300];
     snprintf(awhat, sizeof(awhat), "%s: after", what);
     if (!json_is_object(af)) {
@@ -418,6 +436,8 @@ static void load_sig_after(struct match_loader *ld, const char *what, json_t *js
     }
     if (!key) return;
     s->after_name = az_xstrdup(key);
+    const char *until = match_ld_str(ld, awhat, af, "until", 0);
+    if (until) s->until_name = az_xstrdup(until);
     s->pub.after_within = (unsigned)json_integer_value(w);
 }
 
@@ -634,6 +654,7 @@ static struct match_sig_priv *load_sig(struct match_loader *ld, const struct mat
     s->pub.severity = "";
     s->code_fact = s->sev_fact = -1;
     load_sig_role(ld, what, js, s);
+    match_route_load(ld, what, js, s);
     match_ld_str_list(ld, what, js, "sources", 1, 1);
 
     json_t *facts = json_object_get(js, "facts");
@@ -648,13 +669,6 @@ static struct match_sig_priv *load_sig(struct match_loader *ld, const struct mat
         return NULL;
     }
     return s;
-}
-
-static void entry_add_sig(struct match_entry_priv *e, const struct match_sig *s)
-{
-    az_grow((void **)&e->sigs, &e->cap, e->pub.nsigs + 1, sizeof(*e->sigs));
-    e->sigs[e->pub.nsigs++] = s;
-    e->pub.sigs = e->sigs;
 }
 
 static const char *const entry_fields[] = {
@@ -1013,9 +1027,7 @@ static void load_entry(struct match_loader *ld, json_t *je, size_t idx)
     {
         struct match_sig_priv *s = load_sig(ld, e, js, i);
         if (!s) continue;
-        az_grow((void **)&ld->p->sigs, &ld->p->cap_sigs, ld->p->nsigs + 1, sizeof(*ld->p->sigs));
-        ld->p->sigs[ld->p->nsigs++] = s;
-        entry_add_sig(e, &s->pub);
+        match_ld_add_sig(ld->p, e, s);
     }
 }
 
@@ -1370,6 +1382,15 @@ static void link_after(struct match_loader *ld)
             continue;
         }
         s->pub.after = &k->pub;
+        if (!s->until_name) continue;
+        struct match_sig_priv *u = find_sig(p, s->until_name);
+        if (!u || !u->code || u == s || u == k)
+            match_ld_problem(ld, s->pub.id,
+                             "after: until \"%s\": no such signature with a regex (not the key "
+                             "and not itself)",
+                             s->until_name);
+        else
+            s->pub.until = &u->pub;
     }
     for (size_t i = 0; i < p->nsigs; i++) {
         const struct match_sig *k = p->sigs[i]->pub.after;
@@ -1391,6 +1412,10 @@ static void after_slots(struct match_pack *p)
         struct match_sig_priv *k = p->sigs[s->pub.after->index];
         if (!k->key_slot) k->key_slot = (uint32_t)++p->nkeys;
         s->after_slot = k->key_slot;
+        if (!s->pub.until) continue;
+        struct match_sig_priv *u = p->sigs[s->pub.until->index];
+        if (!u->key_slot) u->key_slot = (uint32_t)++p->nkeys;
+        s->until_slot = u->key_slot;
     }
 }
 
@@ -1459,6 +1484,7 @@ enum az_status match_pack_load(struct match_pack **out, const char *const *dirs,
         load_dir(&ld, dirs[i]);
     }
     if (!ld.nerr) match_catalogues_build(&ld);
+    if (!ld.nerr) match_routes_build(&ld);
     if (!ld.nerr) link_model(&ld);
     if (ld.nerr) {
         match_pack_free(p);

@@ -47,6 +47,24 @@ struct match_sig_priv {
     uint32_t key_slot;   /* a signature some "after" names: 1 + its row in a scanner's key table;
                             0 for none */
     uint32_t after_slot; /* an "after" signature: its key's key_slot; 0 for none */
+    char *until_name;    /* "after": {"until"} as written, until resolved */
+    uint32_t until_slot; /* its "until" signature's key_slot; 0 for none */
+    /* "route" (docs/patterns.md, "Route"): a hit whose fact route_fact a case's regex finds is
+     * reported as that case's signature (in the case's entry); NULL/0 for none */
+    struct match_route *routes;
+    size_t nroutes;
+    int route_fact; /* index of the routed fact, -1 none */
+    char *route_fact_name;
+};
+
+/* One case of a signature's "route": where its regex finds the fact's value, the hit stands for
+ * sig, made at load in entry `entry` (match_route.c). */
+struct match_route {
+    pcre2_code *code; /* owned */
+    int jit;
+    char *entry; /* as written, until the signature is made */
+    const char *summary;
+    const struct match_sig *sig;
 };
 
 /* A catalogue (docs/patterns.md, "Catalogues"): its rows and, per row, the signatures a hit of
@@ -208,6 +226,11 @@ struct json_t *match_ld_str_list(struct match_loader *ld, const char *what, stru
 /* Named values with their reasons ({"name": {"value": ..., "why": "..."}}) into r->values. */
 void match_ld_values(struct match_loader *ld, const char *what, struct json_t *params,
                      struct match_rule *r);
+/* regex compiled (JIT where it can: *jit), or NULL with PCRE2's message reported for what. */
+pcre2_code *match_ld_compile(struct match_loader *ld, const char *what, const char *regex,
+                             int *jit);
+/* s appended to the pack's signatures and to entry e's (before ordering). */
+void match_ld_add_sig(struct match_pack *p, struct match_entry_priv *e, struct match_sig_priv *s);
 /* "decisive" ... "context" -> enum match_strength; -1 when unknown. */
 int match_ld_strength(const char *name);
 
@@ -244,6 +267,18 @@ void match_searcher_run_once(const struct match_searcher *w, const uint8_t *p, s
  * repeats a fault line's code with data, and alone it says nothing more than that code does. */
 const struct match_sig_priv *match_catalogue_resolve(const struct match_sig_priv *shape,
                                                      const struct match_fact *facts);
+
+/* A signature's "route" field (match_route.c): its cases parsed and compiled into s. */
+void match_route_load(struct match_loader *ld, const char *what, struct json_t *js,
+                      struct match_sig_priv *s);
+/* After every file: each case's signature made and added to its entry (problems reported). */
+void match_routes_build(struct match_loader *ld);
+void match_route_free(struct match_sig_priv *s);
+/* The signature a routed shape's hit stands for: the first case whose regex finds the routed
+ * fact's value, else the shape itself. md: match data of one pair at least (the scanner's). */
+const struct match_sig_priv *match_route_resolve(const struct match_sig_priv *shape,
+                                                 const struct match_fact *facts,
+                                                 pcre2_match_data *md, pcre2_match_context *mctx);
 
 /* ASCII lowercase table shared by the searcher and the checks. */
 extern const uint8_t match_lower[256];

@@ -201,7 +201,12 @@ static int after_holds(const struct match_scanner *s, const struct match_sig_pri
 {
     const struct after_key *k = &s->keys[sig->after_slot - 1];
     uint64_t at = k->last == s->rec ? k->prev : k->last;
-    return at && s->rec - at <= sig->pub.after_within;
+    if (!at || s->rec - at > sig->pub.after_within) return 0;
+    if (!sig->until_slot) return 1;
+    /* "until": no line of that signature between the key's and this one */
+    const struct after_key *u = &s->keys[sig->until_slot - 1];
+    uint64_t end = u->last == s->rec ? u->prev : u->last;
+    return end <= at;
 }
 
 /* A hit of sig on the current record, for the "after" signatures that name it. */
@@ -330,8 +335,10 @@ static int deliver(struct match_scanner *s, uint32_t k, int rc, const PCRE2_SIZE
     if (!as) return 0; /* a follow-up record of a code that says nothing */
     note_key(s, sig);
     if (!fn) return 1;
-    struct match_hit hit = {&as->pub, ov[0], ov[1] - ov[0], as == sig ? sig->pub.nfacts : 0,
-                            s->facts};
+    size_t at = ov[0], len = ov[1] - ov[0]; /* a route's regex reuses the match data */
+    /* a routed shape's hit stands for the case's signature, with the shape's facts */
+    if (sig->nroutes) as = match_route_resolve(sig, s->facts, s->md, s->mctx);
+    struct match_hit hit = {&as->pub, at, len, as->pub.code ? 0 : sig->pub.nfacts, s->facts};
     fn(ctx, &hit);
     return 1;
 }
@@ -479,6 +486,35 @@ size_t match_scanner_limit_hits(const struct match_scanner *s, struct az_buf *er
 
 /* ---- examples ---- */
 
+/* Route cases of s that match example line[0..len) takes (the bit of each, up to 64), with the
+ * example's facts filled into facts. */
+static uint64_t route_taken(const struct match_scanner *sc, const struct match_sig_priv *s,
+                            const char *line, const PCRE2_SIZE *ov, int rc,
+                            struct match_fact *facts)
+{
+    if (!s->nroutes) return 0;
+    for (size_t f = 0; f < s->pub.nfacts; f++)
+        fill_fact(&facts[f], &s->facts[f], line, ov, s->fact_group[f], (uint32_t)rc);
+    const struct match_sig_priv *to = match_route_resolve(s, facts, sc->md, sc->mctx);
+    for (size_t k = 0; k < s->nroutes && k < 64; k++)
+        if (s->routes[k].sig == &to->pub) return (uint64_t)1 << k;
+    return 0;
+}
+
+/* Every case of a route is taken by one match example at least (a case no example reaches
+ * is untested text). */
+static size_t route_check(const struct match_sig_priv *s, uint64_t taken, struct az_buf *report)
+{
+    size_t fails = 0;
+    for (size_t k = 0; k < s->nroutes && k < 64; k++)
+        if (s->routes[k].sig && !(taken & ((uint64_t)1 << k))) {
+            fails++;
+            az_buf_printf(report, "%s: no match example takes route case %zu (to %s)\n", s->pub.id,
+                          k, s->routes[k].sig->id);
+        }
+    return fails;
+}
+
 /* What the scan hands the regexes of example line ex (tok_prefix_strip()): its body. */
 static const char *example_body(const char *ex, size_t *len)
 {
@@ -495,6 +531,7 @@ size_t match_pack_check(const struct match_pack *p, struct az_buf *report)
     for (size_t i = 0; i < p->nsigs; i++) {
         const struct match_sig_priv *s = p->sigs[i];
         const char *id = s->pub.id;
+        uint64_t taken = 0;
         for (size_t e = 0; e < s->nex_match; e++) {
             /* an example is checked as the scan sees its line: past the line's prefixes */
             size_t len;
@@ -532,7 +569,9 @@ size_t match_pack_check(const struct match_pack *p, struct az_buf *report)
                                   s->facts[f].type == MATCH_FACT_BYTES ? "size" : "number");
                 }
             }
+            taken |= route_taken(sc, s, line, ov, rc, sc->facts);
         }
+        fails += route_check(s, taken, report);
         for (size_t e = 0; e < s->nex_nomatch; e++) {
             size_t len;
             const char *line = example_body(s->ex_nomatch[e], &len);

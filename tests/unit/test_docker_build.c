@@ -258,3 +258,50 @@ Test(docker_build, a_gone_nvidia_base_image_is_c_container_and_g8_possible)
     cr_assert_eq(fx_conf(r, "G8"), 0.0, "G8 %.2f", fx_conf(r, "G8"));
     corr_result_free(r);
 }
+
+/* ---- BuildKit's error block: the failed step's last lines, repeated without "#N" ---- */
+
+/* moby/buildkit v0.32.2 util/progress/progressui/display.go printErrorLogs: "------", " > %s:"
+ * (the vertex's name), the step's last log lines as the trace kept them ("%.[2]*[1]f %s": the
+ * elapsed seconds, 3 decimals under 10 s), "------"; then docker build's Dockerfile excerpt and
+ * "ERROR: failed to solve: " with the step's error. A post that quotes only this block (or a
+ * tty-mode build, which prints the step's output only here) has no "#N" line. */
+#define BK_ERROR_BLOCK(cmd, last)                                                                  \
+    "------\n"                                                                                     \
+    " > [builder 3/6] RUN " cmd ":\n"                                                              \
+    "0.412 Traceback (most recent call last):\n"                                                   \
+    "0.413   File \"<string>\", line 1, in <module>\n"                                             \
+    "0.415 " last "\n"                                                                             \
+    "------\n"                                                                                     \
+    "Dockerfile:14\n"                                                                              \
+    "--------------------\n"                                                                       \
+    "  14 | >>> RUN " cmd "\n"                                                                     \
+    "--------------------\n"                                                                       \
+    "ERROR: failed to solve: process \"/bin/sh -c " cmd "\" did not complete successfully: exit "  \
+    "code: 1\n"
+
+Test(docker_build, buildkit_error_block_lines_are_the_step_output_inside_the_block_only)
+{
+    /* the exception the block quotes is the first error, not the solve line (a cascade) */
+    expect_first("block-value",
+                 BK_ERROR_BLOCK("python3 train.py",
+                                "ValueError: invalid literal for int() with base 10: 'abc'"),
+                 "C.python-exception", 5);
+    expect_first("block",
+                 BK_ERROR_BLOCK("python3 -c 'import xformers'",
+                                "ImportError: cannot import name 'packaging' from 'pkg_resources' "
+                                "(/usr/lib/python3/dist-packages/pkg_resources/__init__.py)"),
+                 "C.python-exception", 5);
+    /* near miss: the same elapsed-seconds line with no header above it is not a step's output */
+    expect_first("no-header",
+                 "0.412 Traceback (most recent call last):\n"
+                 "0.415 ValueError: invalid literal for int() with base 10: 'abc'\n",
+                 "none", 0);
+    /* near miss: after the block's closing "------" the condition has ended */
+    expect_first("after-close",
+                 "------\n"
+                 " > [2/4] RUN make -j8:\n"
+                 "------\n"
+                 "3.211 ValueError: invalid literal for int() with base 10: 'abc'\n",
+                 "none", 0);
+}

@@ -146,11 +146,12 @@ static int has_hit(const struct hits *h, const char *id)
 }
 
 /* A hit of s, or for a catalogue shape a hit of one of its catalogue's codes (the scanner reports
- * a shape's hit as the code's own signature). */
+ * a shape's hit as the code's own signature), or for a routed shape a hit of a signature its
+ * route made (docs/patterns.md, "Route"). */
 static int has_hit_of(const struct hits *h, const struct match_sig *s)
 {
     for (size_t i = 0; i < h->n; i++)
-        if (h->sigs[i] == s ||
+        if (h->sigs[i] == s || h->sigs[i]->routed_from == s ||
             (s->shape_of && h->sigs[i]->code && h->sigs[i]->code->cat == s->shape_of))
             return 1;
     return 0;
@@ -1888,4 +1889,161 @@ Test(match, error_after_names_its_problem)
     e = load_error(write_pack("a4", "g3.json", g3_pack(sigs)));
     cr_expect(strstr(e, "\"after\" chain comes back to itself") != NULL, "%s", e);
     free(e);
+}
+
+/* ---- route: one line shape, the entry by a fact it captures (docs/patterns.md, "Route") ---- */
+
+/* The shape of BuildKit's failed step (moby/buildkit v0.32.2 solver/llbsolver/ops/exec.go:
+ * "process %q did not complete successfully", frontend/gateway/pb/exit.go "exit code: %d",
+ * util/progress/progressui/printer.go "#%d ERROR: %s"), routed by the step's command. */
+#define ROUTE_SHAPE                                                                                \
+    "{\"id\": \"C.b.step\", \"kinds\": [\"any\"], \"strength\": \"strong\", \"summary\": "         \
+    "\"built\",\n"                                                                                 \
+    " \"regex\": \"^#[0-9]+ ERROR: process \\\"(?<command>[^\\\"]*)\\\" did not complete "         \
+    "successfully: exit code: (?<exit_code>[0-9]+)\",\n"                                           \
+    " \"facts\": {\"exit_code\": \"number\"},\n"                                                   \
+    " \"route\": {\"fact\": \"%s\", \"why\": \"w\", \"cases\": [\n"                                \
+    "   {\"regex\": \"\\\\bpip install\\\\b\", \"entry\": \"%s\", \"summary\": \"installed\",\n"   \
+    "    \"why\": \"w\"}]},\n"                                                                     \
+    " \"examples\": {\"match\": [\"#5 ERROR: process \\\"/bin/sh -c make\\\" did not complete "    \
+    "successfully: exit code: 2\"%s],\n"                                                           \
+    "   \"no_match\": [\"#5 DONE 1.2s\"]}, \"sources\": [\"test\"]}"
+
+#define ROUTE_PIP_EXAMPLE                                                                          \
+    ", \"#7 ERROR: process \\\"/bin/sh -c pip install x\\\" did not complete successfully: exit "  \
+    "code: 1\""
+
+static const char *route_pack(const char *fact, const char *to, const char *pip_example)
+{
+    static char sig[4096], buf[8192];
+    snprintf(sig, sizeof(sig), ROUTE_SHAPE, fact, to, pip_example);
+    snprintf(buf, sizeof(buf),
+             "{\"entries\": [{\"id\": \"C.b\", \"family\": \"common\", \"title\": \"build\",\n"
+             " \"signatures\": [%s]},\n"
+             " {\"id\": \"C.i\", \"family\": \"common\", \"title\": \"install\", \"tags\": "
+             "[\"inst\"], \"signatures\": []}]}\n",
+             sig);
+    return buf;
+}
+
+struct route_hit {
+    const struct match_sig *sig;
+    char command[64];
+    double exit_code;
+};
+
+static void route_collect(void *ctx, const struct match_hit *h)
+{
+    struct route_hit *r = ctx;
+    r->sig = h->sig;
+    const struct match_fact *c = match_hit_fact(h, "command");
+    const struct match_fact *x = match_hit_fact(h, "exit_code");
+    snprintf(r->command, sizeof(r->command), "%.*s", c ? (int)c->len : 0, c ? c->val : "");
+    r->exit_code = x ? x->num : -1;
+}
+
+Test(match, route_reports_a_hit_as_the_case_entry_signature_with_the_shape_facts)
+{
+    struct match_pack *p = NULL;
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(
+        load1(write_pack("p", "t.json", route_pack("command", "C.i", ROUTE_PIP_EXAMPLE)), &p, &err),
+        AZ_OK, "%s", err.data);
+    /* the loader made C.i.step: the case's entry, the shape's name, no regex of its own */
+    const struct match_sig *made = match_pack_find_sig(p, "C.i.step");
+    cr_assert_not_null(made);
+    cr_expect_str_eq(made->entry->id, "C.i");
+    cr_expect_str_eq(made->summary, "installed");
+    cr_expect_eq(made->strength, MATCH_STRONG);
+    cr_expect(match_sig_has_tag(made, "inst")); /* its entry's tags */
+    cr_expect_eq(made->routed_from, match_pack_find_sig(p, "C.b.step"));
+    cr_expect_eq(match_pack_find_entry(p, "C.i")->nsigs, 1);
+    struct az_buf rep = AZ_BUF_INIT;
+    cr_expect_eq(match_pack_check(p, &rep), 0, "%s", rep.data ? rep.data : "");
+    az_buf_free(&rep);
+
+    struct match_scanner *sc = match_scanner_new(p);
+    struct route_hit h = {0};
+    const char *pip =
+        "#7 ERROR: process \"/bin/sh -c pip install -r req.txt\" did not complete successfully: "
+        "exit code: 1";
+    cr_expect_eq(match_scanner_scan(sc, TOK_KIND_TEXT, pip, strlen(pip), route_collect, &h), 1);
+    cr_assert_not_null(h.sig);
+    cr_expect_str_eq(h.sig->id, "C.i.step");
+    cr_expect_str_eq(h.command, "/bin/sh -c pip install -r req.txt"); /* the shape's facts */
+    cr_expect_eq(h.exit_code, 1);
+    const char *make =
+        "#9 ERROR: process \"/bin/sh -c make -j8\" did not complete successfully: exit code: 2";
+    memset(&h, 0, sizeof(h));
+    cr_expect_eq(match_scanner_scan(sc, TOK_KIND_TEXT, make, strlen(make), route_collect, &h), 1);
+    cr_assert_not_null(h.sig);
+    cr_expect_str_eq(h.sig->id, "C.b.step"); /* no case: the shape's own hit */
+    cr_expect_str_eq(h.command, "/bin/sh -c make -j8");
+    cr_expect_eq(h.exit_code, 2);
+    match_scanner_free(sc);
+    match_pack_free(p);
+}
+
+Test(match, route_errors_are_named_and_an_untaken_case_fails_check)
+{
+    struct match_pack *p = NULL;
+    struct az_buf err = AZ_BUF_INIT;
+    cr_expect_eq(load1(write_pack("a", "t.json", route_pack("command", "C.nope", "")), &p, &err),
+                 AZ_FAIL);
+    cr_expect(strstr(err.data, "route: entry \"C.nope\" does not exist"), "%s", err.data);
+    az_buf_reset(&err);
+    cr_expect_eq(load1(write_pack("b", "t.json", route_pack("cmd", "C.i", "")), &p, &err), AZ_FAIL);
+    cr_expect(strstr(err.data, "route: the regex has no group (?<cmd>...)"), "%s", err.data);
+    az_buf_reset(&err);
+    cr_expect_eq(load1(write_pack("c", "t.json", route_pack("command", "C.b", "")), &p, &err),
+                 AZ_FAIL);
+    cr_expect(strstr(err.data, "is the signature's own entry"), "%s", err.data);
+    az_buf_free(&err);
+    /* loads, but no match example reaches the case: the check says so */
+    cr_assert_eq(load1(write_pack("d", "t.json", route_pack("command", "C.i", "")), &p, NULL),
+                 AZ_OK);
+    struct az_buf rep = AZ_BUF_INIT;
+    cr_expect_eq(match_pack_check(p, &rep), 1);
+    cr_expect(strstr(rep.data, "C.b.step: no match example takes route case 0 (to C.i.step)"), "%s",
+              rep.data);
+    az_buf_free(&rep);
+    match_pack_free(p);
+}
+
+/* "after" with "until": BuildKit's error block (moby/buildkit v0.32.2 util/progress/progressui/
+ * display.go printErrorLogs: "------", " > %s:", the step's log lines "%.3f %s", "------"): a
+ * log line counts between the header and the closing line, not after it. */
+Test(match, after_until_ends_the_condition_at_the_closing_line)
+{
+    const char *sigs =
+        "{\"id\": \"G3.hdr\", \"kinds\": [\"any\"], \"strength\": \"context\", "
+        "\"regex\": \"^ > \\\\[[^\\\\]]*\\\\] .*:$\", \"literals\": [\" > [\"], \"examples\": "
+        "{\"match\": "
+        "[\" > [2/4] RUN make:\"], \"no_match\": [\"#5 [2/4] RUN make\"]}, \"sources\": "
+        "[\"test\"]},\n"
+        "{\"id\": \"G3.end\", \"kinds\": [\"any\"], \"strength\": \"context\", "
+        "\"regex\": \"^-{6}$\", \"literals\": [\"------\"], \"examples\": {\"match\": "
+        "[\"------\"], \"no_match\": [\"-------\"]}, \"sources\": [\"test\"]},\n"
+        "{\"id\": \"G3.v\", \"kinds\": [\"any\"], \"strength\": \"strong\", "
+        "\"regex\": \"^[0-9]+\\\\.[0-9]+ ValueError: \", \"after\": {\"sig\": \"G3.hdr\", "
+        "\"within\": 100, \"until\": \"G3.end\"}, \"examples\": {\"match\": [\"3.211 ValueError: "
+        "x\"], \"no_match\": [\"ValueError: x\"]}, \"sources\": [\"test\"]}";
+    struct match_pack *p = NULL;
+    struct az_buf err = AZ_BUF_INIT;
+    cr_assert_eq(load1(write_pack("until", "g3.json", g3_pack(sigs)), &p, &err), AZ_OK, "%s",
+                 err.data ? err.data : "");
+    cr_expect_eq(match_pack_find_sig(p, "G3.v")->until, match_pack_find_sig(p, "G3.end"));
+    struct match_scanner *sc = match_scanner_new(p);
+    const char *const inside[] = {"------", " > [2/4] RUN make:", "0.412 building",
+                                  "3.211 ValueError: x", "------"};
+    cr_expect_eq(after_hits(sc, inside, 5, "G3.v", NULL), 1);
+    const char *const past[] = {"------", " > [2/4] RUN make:", "------", "3.211 ValueError: x"};
+    cr_expect_eq(after_hits(sc, past, 4, "G3.v", NULL), 0, "after the block's closing line");
+    /* a second block opens the condition again */
+    const char *const again[] = {" > [2/4] RUN make:", "------",
+                                 " > [3/4] RUN x:", "3.211 ValueError: x"};
+    cr_expect_eq(after_hits(sc, again, 4, "G3.v", NULL), 1);
+    match_scanner_free(sc);
+    match_pack_free(p);
+    az_buf_free(&err);
 }
