@@ -242,13 +242,6 @@ static const struct match_sig *make_sig(struct match_loader *ld, struct match_en
     return &s->pub;
 }
 
-static int fact_index(const struct match_sig_priv *s, const char *name)
-{
-    for (size_t f = 0; f < s->pub.nfacts; f++)
-        if (strcmp(s->facts[f].name, name) == 0) return (int)f;
-    return -1;
-}
-
 void match_catalogues_build(struct match_loader *ld)
 {
     struct match_pack *p = ld->p;
@@ -269,8 +262,8 @@ void match_catalogues_build(struct match_loader *ld)
             match_ld_problem(ld, s->pub.id, "a shape of catalogue \"%s\" belongs to entry %s",
                              c->pub.id, c->pub.entry);
         s->cat = c;
-        s->code_fact = fact_index(s, "code");
-        s->sev_fact = fact_index(s, "severity");
+        s->code_fact = match_sig_fact_index(s, "code");
+        s->sev_fact = match_sig_fact_index(s, "severity");
         if (s->code_fact < 0 && s->fixed_code < 0)
             match_ld_problem(ld, s->pub.id,
                              "a catalogue shape needs a group (?<code>[0-9]+) or a \"code\"");

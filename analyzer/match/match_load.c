@@ -275,6 +275,13 @@ pcre2_code *match_ld_compile(struct match_loader *ld, const char *what, const ch
     return code;
 }
 
+int match_sig_fact_index(const struct match_sig_priv *s, const char *name)
+{
+    for (size_t f = 0; f < s->pub.nfacts; f++)
+        if (strcmp(s->facts[f].name, name) == 0) return (int)f;
+    return -1;
+}
+
 void match_ld_add_sig(struct match_pack *p, struct match_entry_priv *e, struct match_sig_priv *s)
 {
     az_grow((void **)&p->sigs, &p->cap_sigs, p->nsigs + 1, sizeof(*p->sigs));

@@ -231,6 +231,8 @@ pcre2_code *match_ld_compile(struct match_loader *ld, const char *what, const ch
                              int *jit);
 /* s appended to the pack's signatures and to entry e's (before ordering). */
 void match_ld_add_sig(struct match_pack *p, struct match_entry_priv *e, struct match_sig_priv *s);
+/* The index of the fact called name among s's facts, or -1. */
+int match_sig_fact_index(const struct match_sig_priv *s, const char *name);
 /* "decisive" ... "context" -> enum match_strength; -1 when unknown. */
 int match_ld_strength(const char *name);
 

@@ -119,8 +119,7 @@ void match_routes_build(struct match_loader *ld)
         struct match_sig_priv *s = p->sigs[i];
         if (!s->route_fact_name) continue;
         ld->file = s->pub.entry->source;
-        for (size_t f = 0; f < s->pub.nfacts; f++)
-            if (strcmp(s->facts[f].name, s->route_fact_name) == 0) s->route_fact = (int)f;
+        s->route_fact = match_sig_fact_index(s, s->route_fact_name);
         if (s->route_fact < 0) {
             match_ld_problem(ld, s->pub.id, "route: the regex has no group (?<%s>...)",
                              s->route_fact_name);
