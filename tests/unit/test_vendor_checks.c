@@ -1,8 +1,9 @@
 /*
  * tests/unit/test_vendor_checks.c - a vendor library's own check refusing this GPU or this
- * stack (issue #20: kernel availability, CUDA generation, dependency drift), scanned with the
- * shipped pack. Each line is built from its emitter's format string with values of our own
- * (the signatures' `sources` and docs/emitters.md name file and release):
+ * stack (issue #20: kernel availability, CUDA generation, dependency drift), and the kernel's
+ * segfault report in the shapes collectors leave of it, scanned with the shipped pack. Each line is
+ * built from its emitter's format string with values of our own (the signatures' `sources` and
+ * docs/emitters.md name file and release):
  *  - TensorRT 10 libnvinfer's builder check through samples/common/logging.h's "[E] " prefix:
  *    "IBuilder::buildSerializedNetwork: Error Code 9: API Usage Error (Target GPU SM %d is not
  *    supported by this TensorRT release.)";
@@ -12,7 +13,9 @@
  *    commands/install.py _warn_about_conflicts "{name} {version} requires {requirement}, but
  *    you have {dep_name} {dep_version} which is incompatible.";
  *  - pytorch/ao v0.17.0 torchao/__init__.py "Skipping import of cpp extensions due to
- *    incompatible torch version. Please upgrade to torch >= 2.11.0 (found {torch.__version__}).".
+ *    incompatible torch version. Please upgrade to torch >= 2.11.0 (found {torch.__version__}).";
+ *  - linux arch/x86/mm/fault.c show_signal_msg "%s%s[%d]: segfault at %lx ip %px sp %px error
+ *    %lx" then " in <vma>".
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -130,4 +133,22 @@ Test(vendor, a_torch_conflict_row_beside_its_consequence_is_g9)
     r = fx_scan_one("row-other", "run.log", text);
     cr_expect_str_eq(fx_verdict(r), "none", "protobuf's row is not the torch stack's drift");
     corr_result_free(r);
+}
+
+/* The kernel's segfault report is the first error also where a collector dropped the task name
+ * (gpud's kmsg matcher) or `dmesg -x` put its facility and level before it. */
+Test(vendor, a_segfault_report_without_its_task_name_is_the_first_error)
+{
+    expect("segv-bare",
+           "segfault at 7f797fe00000 ip 00007f7c7ac69996 sp 00007f7c12fd7c30 error 4 in "
+           "libnccl.so.2[7f7c7a000000+1e4c000]\n",
+           "none", "C.segfault.kernel-bare");
+    expect("segv-dmesg-x",
+           "kern  :err   : 2026-02-10T16:28:06,502716+00:00 segfault at 7f797fe00000 ip "
+           "00007f7c7ac69996 sp 00007f7c12fd7c30 error 4 in libnccl.so.2[7f7c7a000000+1e4c000]\n",
+           "none", "C.segfault.kernel-bare");
+    expect("segv-task",
+           "[ 1234.567890] python3[1234]: segfault at 0 ip 00007f3c2a1b2c3d sp 00007ffd1a2b3c40 "
+           "error 4 in libc.so.6[7f3c2a000000+195000]\n",
+           "none", "C.segfault.kernel");
 }
