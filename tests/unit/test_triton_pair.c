@@ -64,20 +64,23 @@ Test(triton_pair, a_mismatched_pair_in_a_healthy_run_is_a_hint)
     struct corr_result *r =
         scan_env("healthy", "2.6.0+cu124", "3.3.0", "{'loss': 1.234, 'learning_rate': 2e-05}\n");
     cr_assert_lt(fx_conf(r, "G9"), 0.2, "G9 %.2f", fx_conf(r, "G9"));
+    cr_assert_gt(fx_conf(r, "G9"), 0.0, "the pair is a hint: G9 %.2f", fx_conf(r, "G9"));
     cr_assert_eq(r->records, 5u, "the listing was read: %zu records", (size_t)r->records);
     corr_result_free(r);
 }
 
 /* Each side to the table's precision: torch 2.10 is not 2.1 (which pins triton 2.1), and the
  * inductor wrapper of torch 2.7 on, quoting an import failure of Triton's internals, is a failure
- * the guard takes. */
+ * the guard takes (torch/_inductor/runtime/triton_compat.py, stored commit 0fe901f: "from
+ * triton.runtime.cache import triton_key", else "from triton.compiler.compiler import triton_key":
+ * a triton with neither fails there). */
 Test(triton_pair, torch_2_10_beside_triton_3_5_with_an_inductor_import_failure_is_g9)
 {
     struct corr_result *r =
         scan_env("ten", "2.10.0", "3.5.1",
                  "torch._inductor.exc.InductorError: ImportError: cannot import name "
-                 "'knobs' from 'triton' (/opt/venv/lib/python3.12/site-packages/triton/"
-                 "__init__.py)\n");
+                 "'triton_key' from 'triton.compiler.compiler' (/opt/venv/lib/python3.12/"
+                 "site-packages/triton/compiler/compiler.py)\n");
     cr_assert_str_eq(fx_verdict(r), "G9", "verdict %s", fx_verdict(r));
     cr_expect_not_null(strstr(r->findings[0].summary, "pins triton 3.6"), "%s",
                        r->findings[0].summary);
