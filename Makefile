@@ -162,6 +162,7 @@ mods_runtime_build := common ingest tokenize match correlate
 mods_pool_groups := common ingest tokenize match correlate
 mods_docker_build := common ingest tokenize match correlate
 mods_vendor_checks := common ingest tokenize match correlate
+mods_triton_pair := common ingest tokenize match correlate
 mods_objs = $(filter $(foreach m,$(mods_$(1)),$(BUILD)/analyzer/$(m)/%),$(LIB_OBJ))
 T ?= common
 unit-one: $(BUILD)/tests/test_$(T)

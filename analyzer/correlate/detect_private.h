@@ -63,6 +63,8 @@ const struct corr_rec *corr_tag_earliest(const struct corr_state *st, const char
                                          int failures_only);
 /* A rule's "when_tag": 1 when absent, else when a failure line carries the tag. */
 int corr_when_tag(const struct corr_rule_run *rr);
+/* A rule's "when_tags" (a list): 1 when absent, else when a failure line carries one of them. */
+int corr_when_tags(const struct corr_rule_run *rr);
 
 /* ---- text and lists ---- */
 

@@ -162,6 +162,15 @@ int corr_when_tag(const struct corr_rule_run *rr)
     return !t || corr_tag_earliest(rr->st, t, 1) != NULL;
 }
 
+/* A rule's "when_tags": 1 when absent, else when a failure line carries one of the tags. */
+int corr_when_tags(const struct corr_rule_run *rr)
+{
+    const struct match_value *l = corr_rule_list(rr, "when_tags");
+    for (size_t i = 0; l && i < l->nlist; i++)
+        if (corr_tag_earliest(rr->st, l->list[i], 1)) return 1;
+    return !l;
+}
+
 /* ---- hosts: the machines the logs show ---- */
 
 static void host_set_add(struct host_set *h, const char *p, size_t len)

@@ -341,7 +341,10 @@ static int in_release(const char *v, const char *rel, size_t n)
  * the pack's table of matched releases ("2.5:0.20": torch 2.5 goes with torchvision 0.20). Each
  * side holds to the precision the table writes ("0.0.28.post2:2.5": a post release of xformers is a
  * release of its own); the first pair whose first side holds decides. A first version the table
- * does not list weighs nothing. */
+ * does not list weighs nothing. With "when_tags", a mismatch is "unconfirmed" unless a failure
+ * line carries one of them (a pair whose drift shows only where a run failed in the packages'
+ * own code: a healthy run beside it is a hint); a version holding one of "skip" (a pre-release
+ * or source build, whose pins are its build day's) weighs nothing. */
 void corr_prim_version_pair(struct corr_rule_run *rr)
 {
     struct corr_state *st = rr->st;
@@ -351,14 +354,18 @@ void corr_prim_version_pair(struct corr_rule_run *rr)
     if (!ra || !rb) return;
     const char *va = corr_fact_str(ra, fa), *vb = corr_fact_str(rb, fb);
     if (!vb || !isdigit((unsigned char)*vb)) return;
+    const struct match_value *skip = corr_rule_list(rr, "skip");
+    if (corr_contains_any(va, skip) || corr_contains_any(vb, skip)) return;
     const struct match_value *pairs = corr_rule_list(rr, "pairs");
     for (size_t i = 0; pairs && i < pairs->nlist; i++) {
         const char *p = pairs->list[i], *colon = strchr(p, ':');
         if (!colon || !in_release(va, p, (size_t)(colon - p))) continue;
         const struct corr_rec *later = corr_rec_cmp(st, ra, rb) > 0 ? ra : rb;
         struct corr_var v[] = {VS("first", va), VS("second", vb), VS("expected", colon + 1)};
-        corr_rule_claim(rr, in_release(vb, colon + 1, strlen(colon + 1)) ? "paired" : "mismatch",
-                        later, v, AZ_ARRAY_LEN(v));
+        const char *out = in_release(vb, colon + 1, strlen(colon + 1)) ? "paired"
+                          : corr_when_tags(rr)                         ? "mismatch"
+                                                                       : "unconfirmed";
+        corr_rule_claim(rr, out, later, v, AZ_ARRAY_LEN(v));
         return;
     }
 }
