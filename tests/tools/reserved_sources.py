@@ -27,7 +27,7 @@ removed. The list's lines are owner/repo#N, owner/repo, owner/repo:path and URLs
 
 Read: patterns/, corpus/ (plain, compressed and tar members, as tests/tools/corpus_independent.py
 reads them), docs/, tests/ except tests/realworld/ (its cases may come from reserved sources: they
-were labelled before the list and stay), analyzer/, debian/, README.md.
+were labelled before the list and stay) and tests/bench/out/ (generated), analyzer/, debian/, README.md.
 """
 import hashlib
 import os
@@ -45,7 +45,8 @@ LISTS = (os.path.join(os.path.dirname(TOP), "shared", "reserved-sources.txt"),
          "/work/shared/reserved-sources.txt")
 DEFAULT_HASHES = os.path.join(HERE, "reserved-sources.sha256")
 ROOTS = ("patterns", "corpus", "docs", "tests", "analyzer", "debian", "README.md")
-SKIP = ("tests/realworld",)
+# tests/bench/out/: the bench's generated logs (gitignored, hundreds of MB after make bench)
+SKIP = ("tests/realworld", "tests/bench/out")
 HEADER = """\
 # SHA-256 of each source reserved for gotcha's independent accuracy check, normalised as
 # tests/tools/reserved_sources.py describes (gh:owner/repo#N, ghshort:repo#N, gh:owner/repo,
