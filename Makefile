@@ -161,6 +161,7 @@ mods_kernel_availability := common ingest tokenize match correlate
 mods_runtime_build := common ingest tokenize match correlate
 mods_pool_groups := common ingest tokenize match correlate
 mods_docker_build := common ingest tokenize match correlate
+mods_import_drift := common ingest tokenize match correlate
 mods_objs = $(filter $(foreach m,$(mods_$(1)),$(BUILD)/analyzer/$(m)/%),$(LIB_OBJ))
 T ?= common
 unit-one: $(BUILD)/tests/test_$(T)
