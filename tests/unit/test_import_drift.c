@@ -181,6 +181,12 @@ Test(import_drift, a_checker_line_with_an_undefined_torch_symbol_is_read)
     cr_expect_str_eq(fx_verdict(r), "none", "INFO: verdict %s", fx_verdict(r));
     cr_expect(r->first_error == NULL, "INFO: first error %s", first_sig(r));
     corr_result_free(r);
+    /* no object on the checker's line: the weak hint, as dlerror's message cut at its colon */
+    r = scan_text("chk-noobj",
+                  "FAIL   vllm._C   ImportError: undefined symbol: _ZN3c104cuda9SetDeviceEab\n");
+    cr_expect_str_eq(fx_verdict(r), "none", "no object: verdict %s", fx_verdict(r));
+    cr_expect(fx_cites(r, "G9", "G9.torch-symbol-no-object"), "no object: the hint was not read");
+    corr_result_free(r);
     r = scan_text("chk-build", "FAIL   myext   ImportError: /home/me/src/myext/build/lib/.../myext/"
                                "_C.so: undefined symbol: _ZN3c104cuda9SetDeviceEab\n");
     cr_expect(!fx_cites(r, "G9", "G9.torch-cpp-abi"), "a build/ object read as installed");
