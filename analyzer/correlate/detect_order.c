@@ -1,9 +1,9 @@
 /* correlate/detect_order.c - primitives about lines in order: cutoff-boot (a job log that stops
  * without an error, then a new boot), context-before and context-present (a context line above a
- * failure, or beside one), after-context (a context line, then a failure or a run that did not
- * learn), last-line (a tagged line is the last its log shows) and requested-not-used (a setting
- * asked for, another used). The entries, signatures and tags they read are the rule's
- * parameters. */
+ * failure, or beside one; with names_fact, one naming the package a failure's fact holds),
+ * after-context (a context line, then a failure or a run that did not learn), last-line (a tagged
+ * line is the last its log shows) and requested-not-used (a setting asked for, another used). The
+ * entries, signatures and tags they read are the rule's parameters. */
 #include <ctype.h>
 #include <math.h>
 #include <string.h>
