@@ -163,6 +163,7 @@ mods_pool_groups := common ingest tokenize match correlate
 mods_docker_build := common ingest tokenize match correlate
 mods_vendor_checks := common ingest tokenize match correlate
 mods_triton_pair := common ingest tokenize match correlate
+mods_import_drift := common ingest tokenize match correlate
 mods_objs = $(filter $(foreach m,$(mods_$(1)),$(BUILD)/analyzer/$(m)/%),$(LIB_OBJ))
 T ?= common
 unit-one: $(BUILD)/tests/test_$(T)

@@ -1,10 +1,12 @@
 /* correlate/detect_order.c - primitives about lines in order: cutoff-boot (a job log that stops
  * without an error, then a new boot), context-before and context-present (a context line above a
- * failure, or beside one), after-context (a context line, then a failure or a run that did not
- * learn), last-line (a tagged line is the last its log shows) and requested-not-used (a setting
- * asked for, another used). The entries, signatures and tags they read are the rule's
- * parameters. */
+ * failure, or beside one; with names_fact, one naming the package a failure's fact holds),
+ * after-context (a context line, then a failure or a run that did not learn), last-line (a tagged
+ * line is the last its log shows) and requested-not-used (a setting asked for, another used). The
+ * entries, signatures and tags they read are the rule's parameters. */
+#include <ctype.h>
 #include <math.h>
+#include <string.h>
 
 #include "correlate/detect_private.h"
 
@@ -54,6 +56,22 @@ void corr_prim_cutoff_boot(struct corr_rule_run *rr)
 
 /* ---- context-before / context-present ---- */
 
+/* Every kept line carrying the tag of a gotcha or common entry that is not context-strength: the
+ * failures a rule's tag names. */
+static void each_tagged_failure(struct corr_state *st, const char *tag, rec_visit_fn fn, void *ctx)
+{
+    for (size_t s = 0; tag && s < st->nsigs; s++) {
+        if (!st->sigs[s]) continue;
+        const struct match_sig *sig = match_pack_sig(st->pack, s);
+        if (!match_sig_has_tag(sig, tag) || sig->strength == MATCH_CONTEXT ||
+            (sig->entry->family != MATCH_FAMILY_GOTCHA &&
+             sig->entry->family != MATCH_FAMILY_COMMON))
+            continue;
+        struct visit_ctx v = {st, fn, ctx};
+        corr_sig_each(st, s, corr_visit_tramp, &v);
+    }
+}
+
 /* A tagged failure line and the line of the context entry closest above it in the same file,
  * at most `within` lines above (a traceback's last frame above its exception line). */
 struct near_scan {
@@ -95,16 +113,7 @@ static const struct corr_rec *context_near(struct corr_state *st, const char *ta
                                            const struct match_sig *want, double within)
 {
     struct near_scan n = {ctx, want, within, NULL, NULL, NULL, NULL};
-    for (size_t s = 0; tag && ctx && s < st->nsigs; s++) {
-        if (!st->sigs[s]) continue;
-        const struct match_sig *sig = match_pack_sig(st->pack, s);
-        if (!match_sig_has_tag(sig, tag) || sig->strength == MATCH_CONTEXT ||
-            (sig->entry->family != MATCH_FAMILY_GOTCHA &&
-             sig->entry->family != MATCH_FAMILY_COMMON))
-            continue;
-        struct visit_ctx v = {st, near_fail_visit, &n};
-        corr_sig_each(st, s, corr_visit_tramp, &v);
-    }
+    if (ctx) each_tagged_failure(st, tag, near_fail_visit, &n);
     return n.best_near;
 }
 
@@ -124,10 +133,100 @@ void corr_prim_context_before(struct corr_rule_run *rr)
     if (at && c && corr_rec_cmp(rr->st, c, at) <= 0) corr_rule_claim(rr, "before", c, NULL, 0);
 }
 
+/* names_fact: a package name as pip, uv and conda print it, PEP 503 normalised (letters and digits
+ * case-insensitively, a run of '-', '_' or '.' the same as any other). */
+static int name_char(int c)
+{
+    return isalnum(c) || c == '-' || c == '_' || c == '.';
+}
+
+static int sep_char(int c)
+{
+    return c == '-' || c == '_' || c == '.';
+}
+
+/* Where pkg, normalised, ends when text at t starts with it; NULL when it does not. */
+static const char *package_at(const char *t, const char *p)
+{
+    while (*p && *t) {
+        if (sep_char(*p) && sep_char(*t)) {
+            while (sep_char(*p)) p++;
+            while (sep_char(*t)) t++;
+            continue;
+        }
+        if (tolower((unsigned char)*p) != tolower((unsigned char)*t)) return NULL;
+        p++, t++;
+    }
+    return *p ? NULL : t;
+}
+
+/* 1 when text names the package pkg: a name that starts where no name character precedes it, is
+ * pkg normalised, and ends at a character no name holds or at a separator before a digit (pip's
+ * "name-1.2.3", a wheel's "name-1.2.3-py3-none-any.whl"). */
+static int names_package(const char *text, const char *pkg)
+{
+    if (!text || !pkg || !*pkg) return 0;
+    for (const char *s = text; *s; s++) {
+        if (s > text && name_char((unsigned char)s[-1])) continue;
+        const char *t = package_at(s, pkg);
+        if (!t) continue;
+        if (!name_char((unsigned char)*t)) return 1;
+        while (sep_char(*t)) t++;
+        if (isdigit((unsigned char)*t) && sep_char(t[-1])) return 1;
+    }
+    return 0;
+}
+
+/* The earliest line of the context entry that names the package a tagged failure's fact holds,
+ * itself or a distribution an alias ("nvidia-cutlass-dsl:cutlass") maps to it. */
+struct naming_scan {
+    const struct match_entry *ctx;
+    const char *fact;
+    const struct match_value *aliases;
+    const char *name; /* the name being looked for */
+    const struct corr_rec *best;
+};
+
+static void naming_ctx_visit(struct corr_state *st, void *vctx, const struct corr_rec *c)
+{
+    struct naming_scan *n = vctx;
+    if (!names_package(c->text, n->name)) return;
+    if (!n->best || corr_rec_cmp(st, c, n->best) < 0) n->best = c;
+}
+
+static void naming_fail_visit(struct corr_state *st, void *vctx, const struct corr_rec *t)
+{
+    struct naming_scan *n = vctx;
+    const char *v = corr_fact_str(t, n->fact);
+    if (!v || !*v) return;
+    n->name = v;
+    corr_each_rec(st, n->ctx, naming_ctx_visit, n);
+    for (size_t i = 0; n->aliases && i < n->aliases->nlist; i++) {
+        const char *a = n->aliases->list[i], *colon = strchr(a, ':');
+        char dist[128];
+        const char *end = colon ? package_at(colon + 1, v) : NULL;
+        if (!end || *end || (size_t)(colon - a) >= sizeof dist) continue;
+        memcpy(dist, a, (size_t)(colon - a));
+        dist[colon - a] = '\0';
+        n->name = dist;
+        corr_each_rec(st, n->ctx, naming_ctx_visit, n);
+    }
+    n->name = NULL;
+}
+
 void corr_prim_context_present(struct corr_rule_run *rr)
 {
     if (!corr_when_tag(rr)) return;
-    const struct corr_rec *c = corr_entry_earliest(rr->st, corr_entry_of(rr->st, S("context")));
+    const struct match_entry *ctx = corr_entry_of(rr->st, S("context"));
+    const char *fact = S("names_fact");
+    const struct corr_rec *c = NULL;
+    if (fact) {
+        struct naming_scan n = {ctx, fact, corr_rule_list(rr, "fact_aliases"), NULL, NULL};
+        if (ctx) each_tagged_failure(rr->st, S("when_tag"), naming_fail_visit, &n);
+        c = n.best;
+    } else {
+        c = corr_entry_earliest(rr->st, ctx);
+    }
     if (c) corr_rule_claim(rr, "present", c, NULL, 0);
 }
 

@@ -46,7 +46,8 @@ static const struct prim prims[] = {
     {"counter", corr_prim_counter, "counter:c min:n when_tag:t?", "present", "count gib"},
     {"context-before", corr_prim_context_before, "context:e tag:t within_lines:n? nearest_sig:g?",
      "before", ""},
-    {"context-present", corr_prim_context_present, "context:e when_tag:t?", "present", ""},
+    {"context-present", corr_prim_context_present,
+     "context:e when_tag:t? names_fact:s? fact_aliases:l?", "present", ""},
     {"bandwidth-ceiling", corr_prim_bandwidth,
      "weight_facts:l params_fact:s dtype_facts:l dtype_bytes:l seq_fact:s tpot_fact:s "
      "series:s unit:s lo:n hi:n near_hi:n far:n plan:g measured_facts:l measured_lo:n "
