@@ -114,6 +114,19 @@ Test(import_drift, a_pinned_cutlass_dsl_lacking_a_name_is_g9_by_its_alias)
               "G9.listed-name-missing");
 }
 
+/* A copy cut inside the path (a terminal's or a forum's width) still shows the installed location
+ * (uv's archive cache); the pin is uv's `--with name[extra]==version`. */
+Test(import_drift, an_import_failure_cut_inside_its_path_is_still_read)
+{
+    expect_possible_then_g9("cut",
+                            "ImportError: cannot import name 'fmin' from 'cutlass.cute.arch' "
+                            "(/home/u/.cache/uv/archive-v0/Qx81bT2kLm9/lib\n",
+                            "G9.cannot-import-name",
+                            "$ uv run --with nvidia-cutlass-dsl[cu13]==4.5.1 python -c 'from "
+                            "cutlass.cute.arch import fmin'\n",
+                            "G9.cannot-import-name");
+}
+
 /* A dotted submodule of a drift-prone package missing (ModuleNotFoundError), printed mid-line by
  * a checker: the exception is the first error; with pip having installed that package, G9. */
 Test(import_drift, a_submodule_missing_from_an_installed_transformers_is_g9)
